@@ -1,0 +1,4 @@
+import LEDWire
+
+/// Transports and drivers: the only code that touches the kernel.
+public enum LEDHardware {}
