@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
-        .testTarget(name: "RingRenderTests", dependencies: ["RingRender"]),
+        .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTesting"], exclude: ["Golden"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting"]),

@@ -1,0 +1,104 @@
+/// How a ring's end looks: the seeds' `lineCap`.
+public enum CapStyle: String, Hashable, Sendable, CaseIterable {
+    /// Soft: a value between two LEDs lights the head LED partly, so slow changes move smoothly.
+    case round
+    /// Hard: an LED is either lit or not (lit once it is at least half covered).
+    case square
+}
+
+/// What the unfilled part of a ring shows.
+public enum Track: Hashable, Sendable {
+    /// Nothing: unfilled LEDs are dark.
+    case off
+    /// The ring's start colour at this opacity over black, composited in sRGB like the seeds'
+    /// `.opacity(0.1)`.
+    case opacity(Float)
+    /// A colour of its own, like the activity-ring seed's `outlineRed`.
+    case color(RGB8)
+}
+
+/// The indeterminate spinner: an arc that sweeps round the ring.
+public struct Spinner: Hashable, Sendable {
+    /// Length of the arc as a fraction of the ring, 0…1 (the seeds use 20 %).
+    public var arc: Float
+    /// Seconds for one sweep round the ring.
+    public var period: Double
+    /// Timing of each sweep.
+    public var curve: Curve
+    /// Whether every other sweep runs backwards (SwiftUI's `repeatForever` default) rather than
+    /// starting again from 12 o'clock.
+    public var reverses: Bool
+
+    /// Makes a spinner style.
+    public init(arc: Float = 0.2, period: Double = 1, curve: Curve = .easeInOut, reverses: Bool = false) {
+        self.arc = arc
+        self.period = period
+        self.curve = curve
+        self.reverses = reverses
+    }
+
+    /// Where the arc's tail is, in turns (0…1) from 12 o'clock, `t` seconds after the spin began.
+    @inlinable
+    public func tailPosition(at t: Double) -> Double {
+        guard period > 0, t.isFinite, t > 0 else { return 0 }
+        let sweeps = t / period
+        let whole = sweeps.rounded(.down)
+        let eased = curve.value(at: sweeps - whole)
+        let backwards = reverses && Int(whole.truncatingRemainder(dividingBy: 2)) == 1
+        return backwards ? 1 - eased : eased
+    }
+}
+
+/// Everything about how one ring looks, apart from its value.
+public struct RingAppearance: Sendable {
+    /// The fill's colours.
+    public var gradient: Gradient
+    /// What unfilled LEDs show.
+    public var track: Track
+    /// Soft or hard head.
+    public var cap: CapStyle
+    /// The head's colour; nil means the gradient's end colour.
+    public var capColor: RGB8?
+    /// How far the head is lifted towards white, 0…1.
+    public var highlight: Float
+    /// How much the LED ahead of the head is dimmed once the ring has closed, 0 (none) … 1 (dark).
+    public var shadow: Float
+    /// The indeterminate spinner.
+    public var spinner: Spinner
+
+    /// Makes an appearance; the defaults are the seeds' look.
+    public init(gradient: Gradient, track: Track = .opacity(0.1), cap: CapStyle = .round,
+                capColor: RGB8? = nil, highlight: Float = 0, shadow: Float = 0.6,
+                spinner: Spinner = Spinner()) {
+        self.gradient = gradient
+        self.track = track
+        self.cap = cap
+        self.capColor = capColor
+        self.highlight = highlight
+        self.shadow = shadow
+        self.spinner = spinner
+    }
+
+    /// The linear colour of an unfilled LED.
+    public var trackColor: LinearRGB {
+        switch track {
+        case .off:
+            return .black
+        case .opacity(let alpha):
+            // Composite in sRGB over black, as SwiftUI does, then decode to light.
+            let a = clamp01(alpha)
+            let start = gradient.stops.first?.color ?? .black
+            return LinearRGB(r: SRGB.toLinear(Float(start.r) / 255 * a),
+                             g: SRGB.toLinear(Float(start.g) / 255 * a),
+                             b: SRGB.toLinear(Float(start.b) / 255 * a))
+        case .color(let c):
+            return SRGB.linear(c)
+        }
+    }
+
+    /// The linear colour of the head: the cap colour lifted towards white by `highlight`.
+    public var headColor: LinearRGB {
+        let base = capColor.map(SRGB.linear) ?? gradient.endColor
+        return base.mixed(with: .white, amount: clamp01(highlight))
+    }
+}

@@ -1,0 +1,39 @@
+@testable import RingRender
+
+/// Draws progress `p` on an `n`-LED circle (positions from 12 o'clock).
+func circle(_ p: Double, n: Int, _ appearance: RingAppearance = plain()) -> [LinearRGB] {
+    var out = [LinearRGB](repeating: .black, count: n)
+    out.withUnsafeMutableBufferPointer { ProgressMapper(appearance: appearance).drawCircle(progress: p, into: $0) }
+    return out
+}
+
+/// Draws progress `p` on an `n`-LED bar.
+func bar(_ p: Double, n: Int, _ appearance: RingAppearance = plain()) -> [LinearRGB] {
+    var out = [LinearRGB](repeating: .black, count: n)
+    out.withUnsafeMutableBufferPointer { ProgressMapper(appearance: appearance).drawBar(progress: p, into: $0) }
+    return out
+}
+
+/// Draws the spinner with its tail at `tail` turns.
+func spinner(tail: Double, n: Int, _ appearance: RingAppearance = plain()) -> [LinearRGB] {
+    var out = [LinearRGB](repeating: .black, count: n)
+    out.withUnsafeMutableBufferPointer { ProgressMapper(appearance: appearance).drawSpinner(tail: tail, into: $0) }
+    return out
+}
+
+let red = RGB8(r: 255, g: 0, b: 0)
+let blue = RGB8(r: 0, g: 0, b: 255)
+let green = RGB8(r: 0, g: 255, b: 0)
+
+/// A red→blue ring with an explicit dark-grey track, no shadow: easy to reason about.
+func plain(span: GradientSpan = .ring, cap: CapStyle = .round, track: Track = .color(RGB8(r: 10, g: 10, b: 10)),
+           highlight: Float = 0, shadow: Float = 0, capColor: RGB8? = nil) -> RingAppearance {
+    RingAppearance(gradient: Gradient(from: red, to: blue, span: span), track: track, cap: cap,
+                   capColor: capColor, highlight: highlight, shadow: shadow)
+}
+
+func close(_ a: LinearRGB, _ b: LinearRGB, _ tolerance: Float = 1e-4) -> Bool {
+    abs(a.r - b.r) <= tolerance && abs(a.g - b.g) <= tolerance && abs(a.b - b.b) <= tolerance
+}
+
+func isDark(_ c: LinearRGB) -> Bool { c.maxChannel < 1e-6 }
