@@ -1,0 +1,68 @@
+import RingRender
+
+/// How the simulated driver prints frames.
+public enum SimulatedFormat: String, Sendable, CaseIterable {
+    /// One readable block per frame: ring name, percentage and each LED's `#rrggbb`.
+    case text
+    /// One JSON object per frame on its own line.
+    case json
+    /// The rings drawn as circles of coloured dots with 24-bit ANSI colour, redrawn in place.
+    case ansi
+
+    /// The text for one frame; `pixels` are the chain's drive levels.
+    public func render(_ frame: SimulatedFrame, pixels: [RGB8], layout: RingLayout) -> String {
+        switch self {
+        case .text: return SimulatedFormat.text(frame, pixels: pixels)
+        case .json: return SimulatedFormat.json(frame, pixels: pixels)
+        case .ansi: return TerminalPicture(layout: layout).render(frame, pixels: pixels)
+        }
+    }
+
+    static func text(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
+        var out = "frame \(frame.index) t=\(fixed(frame.time, digits: 3))\n"
+        let width = frame.rings.map(\.name.count).max() ?? 0
+        for ring in frame.rings {
+            out += "  " + ring.name + String(repeating: " ", count: width - ring.name.count)
+            out += ring.spinning ? "    spin" : " " + padLeft(fixed(ring.progress * 100, digits: 1) + "%", 7)
+            for i in ring.range { out += " " + pixels[i].hex }
+            out += "\n"
+        }
+        return out
+    }
+
+    static func json(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
+        var out = "{\"frame\":\(frame.index),\"t\":\(frame.time),\"rings\":["
+        for (n, ring) in frame.rings.enumerated() {
+            if n > 0 { out += "," }
+            out += "{\"name\":\"\(ring.name)\",\"progress\":\(ring.progress)"
+            if ring.spinning { out += ",\"spinning\":true" }
+            out += ",\"leds\":["
+            for i in ring.range {
+                if i > ring.range.lowerBound { out += "," }
+                out += "\"" + pixels[i].hex + "\""
+            }
+            out += "]}"
+        }
+        return out + "]}\n"
+    }
+}
+
+/// `value` with exactly `digits` decimals (no Foundation formatting in the hot path).
+func fixed(_ value: Double, digits: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled - Double(whole) * scale)
+    var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+    if digits > 0 {
+        let f = String(fraction)
+        text += "." + String(repeating: "0", count: digits - f.count) + f
+    }
+    return text
+}
+
+func padLeft(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}

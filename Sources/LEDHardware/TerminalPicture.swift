@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RingRender
+
+/// Draws the rings as concentric circles of coloured dots, with each ring's name and value beside
+/// them (the seeds' label and current-value label), for a 24-bit-colour terminal.
+public struct TerminalPicture: Sendable {
+    /// Where one LED's dot goes: a row and column of the picture.
+    struct Dot: Sendable {
+        var row: Int
+        var column: Int
+        var led: Int
+    }
+
+    let dots: [Dot]
+    let rows: Int
+    let columns: Int
+
+    /// Lays out the picture for `layout`: ring and pie segments as concentric circles (first =
+    /// outermost), bars as lines underneath.
+    public init(layout: RingLayout) {
+        var circles: [(offset: Int, segment: Segment)] = []
+        var bars: [(offset: Int, segment: Segment)] = []
+        for (index, ring) in layout.rings.enumerated() {
+            var offset = layout.offsets[index]
+            for segment in ring.segments {
+                if ring.shape == .bar { bars.append((offset, segment)) } else { circles.append((offset, segment)) }
+                offset += segment.ledCount
+            }
+        }
+        // Radii in rows from the innermost circle out: each at least 2.5 rows outside the last and
+        // wide enough that neighbouring dots land in different cells (a cell is twice as tall as
+        // wide, so columns are doubled).
+        var radii = [Double](repeating: 0, count: circles.count)
+        var inner = 0.0
+        for i in stride(from: circles.count - 1, through: 0, by: -1) {
+            let needed = Double(circles[i].segment.ledCount) / 5.5
+            radii[i] = max(inner + 2.5, needed, 1)
+            inner = radii[i]
+        }
+        let outer = radii.first ?? 0
+        let centreRow = Int(outer.rounded())
+        let centreColumn = Int((2 * outer).rounded()) + 1
+        var dots: [Dot] = []
+        for (i, circle) in circles.enumerated() {
+            let n = circle.segment.ledCount
+            for k in 0..<n {
+                // LED centres, clockwise from 12 o'clock as seen from the front.
+                let angle = (Double(k) + 0.5) / Double(n) * 2 * Double.pi
+                let row = centreRow - Int((radii[i] * cos(angle)).rounded())
+                let column = centreColumn + Int((2 * radii[i] * sin(angle)).rounded())
+                dots.append(Dot(row: row, column: column, led: circle.offset + circle.segment.physicalIndex(ofPosition: k)))
+            }
+        }
+        var row = circles.isEmpty ? 0 : 2 * centreRow + 2
+        for bar in bars {
+            for k in 0..<bar.segment.ledCount {
+                dots.append(Dot(row: row, column: 1 + 2 * k, led: bar.offset + bar.segment.physicalIndex(ofPosition: k)))
+            }
+            row += 2
+        }
+        self.dots = dots
+        self.rows = max(row, circles.isEmpty ? 0 : 2 * centreRow + 1, layout.rings.count + 1)
+        self.columns = max(dots.map(\.column).max() ?? 0, 2 * centreColumn) + 3
+    }
+
+    /// The picture of one frame: cursor home, every row cleared to its end, no trailing newline
+    /// scrolling. The colours shown are the light each LED gives, encoded for the screen.
+    public func render(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
+        var cells = [[RGB8?]](repeating: [RGB8?](repeating: nil, count: columns), count: rows)
+        for dot in dots where dot.led < pixels.count {
+            let drive = pixels[dot.led]
+            let light = LinearRGB(r: Float(drive.r) / 255, g: Float(drive.g) / 255, b: Float(drive.b) / 255)
+            cells[dot.row][dot.column] = SRGB.encoded(light)
+        }
+        var out = "\u{1b}[H"
+        for (r, line) in cells.enumerated() {
+            for cell in line {
+                if let c = cell {
+                    out += "\u{1b}[38;2;\(c.r);\(c.g);\(c.b)m●"
+                } else {
+                    out += " "
+                }
+            }
+            out += "\u{1b}[0m  " + label(row: r, frame, pixels: pixels) + "\u{1b}[K\n"
+        }
+        return out
+    }
+
+    private func label(row: Int, _ frame: SimulatedFrame, pixels: [RGB8]) -> String {
+        if row == 0 { return "t=\(fixed(frame.time, digits: 2))s  frame \(frame.index)" }
+        let index = row - 1
+        guard index < frame.rings.count else { return "" }
+        let ring = frame.rings[index]
+        let width = frame.rings.map(\.name.count).max() ?? 0
+        let value = ring.spinning ? "spinning" : fixed(ring.progress * 100, digits: 1) + " %"
+        // The swatch is the ring's brightest LED, so the label matches the ring it names.
+        let brightest = ring.range.max { a, b in
+            Int(pixels[a].r) + Int(pixels[a].g) + Int(pixels[a].b) < Int(pixels[b].r) + Int(pixels[b].g) + Int(pixels[b].b)
+        }
+        var swatch = "●"
+        if let i = brightest {
+            let p = pixels[i]
+            let c = SRGB.encoded(LinearRGB(r: Float(p.r) / 255, g: Float(p.g) / 255, b: Float(p.b) / 255))
+            swatch = "\u{1b}[38;2;\(c.r);\(c.g);\(c.b)m●\u{1b}[0m"
+        }
+        return swatch + " " + ring.name + String(repeating: " ", count: width - ring.name.count + 2) + padLeft(value, 9)
+    }
+}

@@ -1,0 +1,92 @@
+/// Walks a command line: options as `--name value` or `--name=value`, in any order.
+struct ArgumentReader {
+    private var remaining: ArraySlice<String>
+
+    init(_ arguments: [String]) {
+        remaining = arguments[...]
+    }
+
+    /// The next argument and, for `--name=value`, its attached value.
+    mutating func next() -> (name: String, attached: String?)? {
+        guard let argument = remaining.popFirst() else { return nil }
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+        }
+        return (argument, nil)
+    }
+
+    /// The value of option `name`: attached, or the next argument.
+    mutating func value(for name: String, attached: String?) throws(CommandError) -> String {
+        if let attached { return attached }
+        guard let value = remaining.popFirst() else {
+            throw .usage("\(name) needs a value; see `ledring --help`")
+        }
+        return value
+    }
+}
+
+/// Parsers for option values: each names the option and the fix when the value is wrong.
+enum ValueParser {
+    /// A finite number within `range`.
+    static func number(_ text: String, option: String, in range: ClosedRange<Double>,
+                       hint: String) throws(CommandError) -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw .usage("\(option) \(quoted(text)): not a number; \(hint)")
+        }
+        guard range.contains(value) else {
+            throw .usage("\(option) \(text): must be \(describe(range)); \(hint)")
+        }
+        return value
+    }
+
+    /// A whole number within `range`.
+    static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
+        guard let value = Int(text) else {
+            throw .usage("\(option) \(quoted(text)): not a whole number; give one from \(range.lowerBound) to \(range.upperBound)")
+        }
+        guard range.contains(value) else {
+            throw .usage("\(option) \(text): must be \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A progress value: a fraction (`0.8`, `1.3` for a second lap) or a percentage (`80%`),
+    /// finite, 0…100 laps.
+    static func progress(_ text: String, option: String) throws(CommandError) -> Double {
+        // `option` ending in "=" (`--set move=`) is followed directly by the value.
+        let shown = option.hasSuffix("=") ? option + text : option + " " + quoted(text)
+        let hint = "give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%"
+        var digits = Substring(text)
+        var scale = 1.0
+        if digits.hasSuffix("%") {
+            digits = digits.dropLast()
+            scale = 0.01
+        }
+        guard let raw = Double(digits), raw.isFinite else {
+            throw .usage("\(shown): not a number; \(hint)")
+        }
+        let value = raw * scale
+        guard value >= 0, value <= 100 else {
+            throw .usage("\(shown): must be 0…100 (0 % to 10 000 %); \(hint)")
+        }
+        return value
+    }
+
+    /// One of a type's raw values.
+    static func choice<T: RawRepresentable & CaseIterable>(_ text: String, option: String,
+                                                            as type: T.Type) throws(CommandError) -> T
+    where T.RawValue == String {
+        if let value = T(rawValue: text) { return value }
+        let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+        throw .usage("\(option) \(quoted(text)): unknown; use one of \(names)")
+    }
+
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    static func describe(_ range: ClosedRange<Double>) -> String {
+        func short(_ v: Double) -> String {
+            v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+        }
+        return "\(short(range.lowerBound))…\(short(range.upperBound))"
+    }
+}

@@ -1,0 +1,106 @@
+import LEDHardware
+import RingRender
+
+/// `ledring --simulate …`: renders frames of the rings at t = k / fps and prints them.
+struct OneShotCommand {
+    let options: OneShotOptions
+    let layout: RingLayout
+    /// The rings' states at t = 0.
+    let states: [RingState]
+    /// How frames are printed.
+    let format: SimulatedFormat
+
+    /// The demo values when none are given: one ring past 100 % so the lap and shadow show.
+    static let demoValues: [String: Double] = ["move": 1.3, "exercise": 0.75, "stand": 0.45, "progress": 0.8]
+    /// Seconds the demo takes to fill the rings.
+    static let demoDuration = 2.5
+
+    init(options: OneShotOptions, stdoutIsTerminal: Bool) throws(CommandError) {
+        guard options.simulate else {
+            throw .usage("choose an output: --simulate prints frames here (hardware drivers come with --driver)")
+        }
+        self.options = options
+        layout = try options.layout()
+        format = options.format ?? (stdoutIsTerminal ? .ansi : .text)
+        var states = [RingState](repeating: RingState(), count: layout.rings.count)
+        let known = layout.rings.map(\.name).joined(separator: ", ")
+        if options.sets.isEmpty && options.spins.isEmpty {
+            for (i, ring) in layout.rings.enumerated() {
+                states[i].set(OneShotCommand.demoValues[ring.name] ?? 0.8, at: 0,
+                              duration: options.duration ?? OneShotCommand.demoDuration, curve: options.curve)
+            }
+        }
+        for (ring, value) in options.sets {
+            guard let i = layout.index(of: ring) else {
+                throw .usage("--set \(ring)=…: no ring called \"\(ring)\"; the rings are \(known)")
+            }
+            states[i].set(value, at: 0, duration: options.duration ?? 0, curve: options.curve)
+        }
+        for ring in options.spins {
+            guard let i = layout.index(of: ring) else {
+                throw .usage("--spin \(ring): no ring called \"\(ring)\"; the rings are \(known)")
+            }
+            states[i].spin(at: 0)
+        }
+        self.states = states
+    }
+
+    /// The index of the last frame of a run without `--frames`: the first frame at which every
+    /// transition has settled, or the last frame of one spinner period.
+    var settledFrame: Int {
+        var last = 0
+        for (state, ring) in zip(states, layout.rings) {
+            if state.spinningSince != nil {
+                last = max(last, Int((ring.appearance.spinner.period * options.fps).rounded(.up)) - 1)
+            }
+            // The first frame at or after the transition's end shows the settled value.
+            last = max(last, Int((state.transitionEnd * options.fps - 1e-9).rounded(.up)))
+        }
+        return last
+    }
+
+    /// Whether anything still moves after time `t`.
+    func isAnimating(at t: Double) -> Bool {
+        states.contains { $0.isAnimating(at: t) }
+    }
+
+    /// Renders frames and hands each one's text to `emit`; stops early when `emit` returns false
+    /// or `shouldStop` says so. `pace(k)` waits until frame k is due (a no-op when unpaced).
+    /// `holdOpen` keeps going past the settled frame (a terminal without `--frames`), calling
+    /// `hold` once the picture is still.
+    func run(holdOpen: Bool, emit: (String) -> Bool, pace: (Int) -> Void,
+             shouldStop: () -> Bool, hold: () -> Void) {
+        var renderer = Renderer(layout: layout, pipeline: ColorPipeline(
+            brightness: Float(options.brightness), gamma: Float(options.gamma)))
+        let lastFrame = options.frames.map { $0 - 1 } ?? (holdOpen ? Int.max : settledFrame)
+        var k = 0
+        while k <= lastFrame && !shouldStop() {
+            pace(k)
+            let t = Double(k) / options.fps
+            let values = renderer.values(for: states, at: t)
+            renderer.render(values)
+            guard emit(format.render(describe(values, frame: k, time: t), pixels: renderer.frame, layout: layout)) else {
+                return
+            }
+            if holdOpen && options.frames == nil && !isAnimating(at: t) {
+                hold()
+                return
+            }
+            k += 1
+        }
+    }
+
+    private func describe(_ values: [RingValue], frame: Int, time: Double) -> SimulatedFrame {
+        var rings: [SimulatedFrame.Ring] = []
+        for (i, ring) in layout.rings.enumerated() {
+            let range = layout.offsets[i]..<(layout.offsets[i] + ring.ledCount)
+            switch values[i] {
+            case .progress(let p):
+                rings.append(.init(name: ring.name, progress: p, spinning: false, range: range))
+            case .spinner:
+                rings.append(.init(name: ring.name, progress: states[i].target, spinning: true, range: range))
+            }
+        }
+        return SimulatedFrame(index: frame, time: time, rings: rings)
+    }
+}

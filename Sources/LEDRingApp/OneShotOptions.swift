@@ -1,0 +1,119 @@
+import LEDHardware
+import RingRender
+
+/// The one-shot command's options: `ledring --simulate [--set ring=value …] [--frames N] …`.
+struct OneShotOptions {
+    /// Output goes to the simulated driver.
+    var simulate = false
+    /// How simulated frames are printed; nil picks ansi on a terminal and text otherwise.
+    var format: SimulatedFormat?
+    /// Frames to show; nil runs until every transition settles (or until Ctrl-C on a terminal).
+    var frames: Int?
+    /// Frames per second: frame k shows t = k / fps.
+    var fps = 30.0
+    /// Values to show, in the order given.
+    var sets: [(ring: String, value: Double)] = []
+    /// Rings that show the indeterminate spinner.
+    var spins: [String] = []
+    /// Transition length for `--set` values, seconds; nil jumps (the demo animates).
+    var duration: Double?
+    /// Transition curve.
+    var curve = Curve.easeInOut
+    /// Pace frames in real time even when not on a terminal.
+    var realtime = false
+    /// Overall brightness, 0…1.
+    var brightness = 1.0
+    /// Output gamma.
+    var gamma = Double(ColorPipeline.referenceGamma)
+    /// Soft or hard heads.
+    var cap = CapStyle.round
+    /// Gradient span.
+    var span = GradientSpan.ring
+    /// What the rings look like: the default activity rings, one ring, a pie or a bar.
+    var shape: RingShape?
+    /// LED count for `--shape ring|bar`.
+    var leds: Int?
+    /// The spinner runs back and forth.
+    var reverses = false
+    /// Print help.
+    var help = false
+    /// Print the version.
+    var version = false
+
+    /// Parses the one-shot command line.
+    init(_ arguments: [String]) throws(CommandError) {
+        var reader = ArgumentReader(arguments)
+        while let (name, attached) = reader.next() {
+            func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
+            switch name {
+            case "--simulate": simulate = true
+            case "--format": format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
+            case "--frames": frames = try ValueParser.integer(try value(), option: name, in: 1...10_000_000)
+            case "--fps":
+                fps = try ValueParser.number(try value(), option: name, in: 0.001...1000,
+                                             hint: "give frames per second, e.g. --fps 30")
+                guard fps > 0 else { throw .usage("--fps \(fps): must be more than 0") }
+            case "--set":
+                let text = try value()
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                    throw .usage("--set \"\(text)\": expected RING=VALUE, e.g. --set move=0.8")
+                }
+                let ring = String(text[..<equals])
+                let number = try ValueParser.progress(String(text[text.index(after: equals)...]), option: "--set \(ring)=")
+                sets.append((ring, number))
+            case "--spin": spins.append(try value())
+            case "--duration":
+                duration = try ValueParser.number(try value(), option: name, in: 0...3600,
+                                                  hint: "give seconds, e.g. --duration 1.5")
+            case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
+            case "--realtime": realtime = true
+            case "--brightness":
+                let text = try value()
+                brightness = try ValueParser.progress(text, option: name)
+                guard brightness <= 1 else { throw .usage("--brightness \(text): must be 0…1 or 0%…100%") }
+            case "--gamma":
+                gamma = try ValueParser.number(try value(), option: name, in: 1...4,
+                                               hint: "2.2 shows sRGB colours as a monitor would; WLED uses 2.8")
+            case "--cap": cap = try ValueParser.choice(try value(), option: name, as: CapStyle.self)
+            case "--span": span = try ValueParser.choice(try value(), option: name, as: GradientSpan.self)
+            case "--shape": shape = try ValueParser.choice(try value(), option: name, as: RingShape.self)
+            case "--leds": leds = try ValueParser.integer(try value(), option: name, in: 1...Segment.maxLEDs)
+            case "--reverse-spin": reverses = true
+            case "-h", "--help": help = true
+            case "--version": version = true
+            default:
+                throw .usage("unknown option \"\(name)\"; see `ledring --help`")
+            }
+        }
+    }
+
+    /// The rings these options describe.
+    func layout() throws(CommandError) -> RingLayout {
+        var rings: [RingSpec]
+        switch shape {
+        case nil:
+            guard leds == nil else {
+                throw .usage("--leds needs --shape ring or --shape bar (the default layout is three rings of 24, 16 and 12)")
+            }
+            rings = Palette.activityRings(cap: cap)
+        case .ring?, .bar?:
+            let count = leds ?? 24
+            rings = [RingSpec(name: "progress", shape: shape ?? .ring, segments: [Segment(ledCount: count)],
+                              appearance: RingAppearance(gradient: Palette.move, cap: cap))]
+        case .pie?:
+            guard leds == nil else { throw .usage("--leds does not apply to --shape pie (it uses rings of 24, 16, 12 and 1)") }
+            rings = [RingSpec(name: "progress", shape: .pie,
+                              segments: [24, 16, 12, 1].map { Segment(ledCount: $0) },
+                              appearance: RingAppearance(gradient: Palette.move, cap: cap))]
+        }
+        for i in rings.indices {
+            rings[i].appearance.gradient = rings[i].appearance.gradient.with(span: span)
+            rings[i].appearance.spinner.reverses = reverses
+        }
+        do {
+            return try RingLayout(rings: rings)
+        } catch {
+            throw .usage("cannot lay out the rings: \(error)")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// The text of `ledring --help`.
+enum Usage {
+    static let text = """
+    ledring — progress values as light on addressable LED rings
+
+    USAGE
+      ledring --simulate [options]     show the rings as they would light, here
+
+    VALUES
+      --set RING=VALUE      show VALUE on RING: a fraction (0.8; 1.3 is a second lap) or 80%
+      --spin RING           show the indeterminate spinner on RING
+      --duration SECONDS    animate --set values over this long (default: jump; the demo takes 2.5)
+      --curve CURVE         linear, easeIn, easeOut, easeInOut (default) or spring
+
+    RINGS (default: move 24, exercise 16, stand 12 LEDs on one chain)
+      --shape ring|pie|bar  one ring, a pie of rings 24/16/12/1, or a straight bar, named "progress"
+      --leds N              LEDs in --shape ring or bar (default 24)
+      --cap round|square    soft head that lights partly, or whole LEDs only (default round)
+      --span ring|fill      gradient around the circle, or stretched over the fill (default ring)
+      --reverse-spin        the spinner sweeps back and forth
+
+    OUTPUT
+      --format ansi|text|json   picture on a terminal (default there), text, or one JSON object per frame
+      --frames N            show N frames (default: until the rings settle; on a terminal, until Ctrl-C)
+      --fps F               frames per second; frame k shows t = k/F (default 30)
+      --realtime            pace frames in real time even when output is not a terminal
+      --brightness B        overall light, 0…1 or 0%…100% (default 1)
+      --gamma G             output gamma, 1…4 (default 2.2: the sRGB colours as a monitor shows them)
+
+      -h, --help            this text
+      --version             the version
+
+    Exit status follows sysexits: 0 done, 64 bad command line.
+
+    """
+}

@@ -1,0 +1,75 @@
+import LEDHardware
+import Testing
+@testable import LEDRingApp
+
+@Suite struct OneShotCommandTests {
+    func frames(_ arguments: [String], holdOpen: Bool = false) throws -> [String] {
+        let command = try OneShotCommand(options: try OneShotOptions(arguments), stdoutIsTerminal: false)
+        var out: [String] = []
+        command.run(holdOpen: holdOpen, emit: { out.append($0); return true }, pace: { _ in },
+                    shouldStop: { false }, hold: {})
+        return out
+    }
+
+    @Test func percentagesAndFractionsMeanTheSame() throws {
+        let a = try OneShotOptions(["--simulate", "--set", "move=80%"])
+        let b = try OneShotOptions(["--simulate", "--set=move=0.8"])
+        #expect(a.sets.first?.value == 0.8 && b.sets.first?.value == 0.8)
+    }
+
+    @Test func attachedAndSeparateValuesParseAlike() throws {
+        let a = try OneShotOptions(["--simulate", "--fps=12", "--format=json"])
+        let b = try OneShotOptions(["--simulate", "--fps", "12", "--format", "json"])
+        #expect(a.fps == 12 && b.fps == 12 && a.format == .json && b.format == .json)
+    }
+
+    @Test func explicitValuesJumpAndShowInTheFirstFrame() throws {
+        let out = try frames(["--simulate", "--format", "json", "--set", "move=0.5"])
+        #expect(out.count == 1)
+        #expect(out[0].contains("\"name\":\"move\",\"progress\":0.5,"))
+    }
+
+    @Test func holdingOpenStopsAtTheFirstStillFrameAndHolds() throws {
+        var held = 0
+        let command = try OneShotCommand(options: try OneShotOptions(["--simulate", "--fps", "10", "--duration", "0.5",
+                                                                       "--set", "move=1"]), stdoutIsTerminal: true)
+        #expect(command.format == .ansi)
+        var count = 0
+        command.run(holdOpen: true, emit: { _ in count += 1; return true }, pace: { _ in },
+                    shouldStop: { false }, hold: { held += 1 })
+        #expect(count == 6 && held == 1)
+    }
+
+    @Test func aClosedReaderEndsTheRun() throws {
+        let command = try OneShotCommand(options: try OneShotOptions(["--simulate", "--frames", "100"]), stdoutIsTerminal: false)
+        var count = 0
+        command.run(holdOpen: false, emit: { _ in count += 1; return count < 3 }, pace: { _ in },
+                    shouldStop: { false }, hold: {})
+        #expect(count == 3)
+    }
+
+    @Test func aStopRequestEndsTheRun() throws {
+        let command = try OneShotCommand(options: try OneShotOptions(["--simulate", "--spin", "move"]), stdoutIsTerminal: true)
+        var count = 0
+        command.run(holdOpen: true, emit: { _ in count += 1; return true }, pace: { _ in },
+                    shouldStop: { count >= 50 }, hold: {})
+        #expect(count == 50)
+    }
+
+    @Test func ansiPictureDrawsEveryLEDAndTheLabels() throws {
+        let out = try frames(["--simulate", "--format", "ansi", "--set", "move=0.5", "--set", "stand=1.3"])
+        let picture = try #require(out.first)
+        #expect(picture.hasPrefix("\u{1b}[H"))
+        // One dot per LED of the three rings, plus one swatch per label.
+        #expect(picture.filter { $0 == "●" }.count == 55)
+        #expect(picture.contains("move") && picture.contains("50.0 %") && picture.contains("130.0 %"))
+    }
+
+    @Test func textFrameListsEveryLED() throws {
+        let out = try frames(["--simulate", "--format", "text", "--set", "exercise=0.25"])
+        let lines = out.joined().split(separator: "\n")
+        let exercise = try #require(lines.first { $0.hasPrefix("  exercise") })
+        #expect(exercise.split(separator: " ").filter { $0.hasPrefix("#") }.count == 16)
+        #expect(exercise.contains("25.0%"))
+    }
+}
