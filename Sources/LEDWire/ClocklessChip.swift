@@ -28,6 +28,12 @@ public enum ClocklessChip: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The pulse windows used unless a caller passes stricter or looser ones.
-    public var defaultTiming: SymbolTiming { .ws2812 }
+    /// The pulse windows used unless a caller passes stricter or looser ones: the WS2812
+    /// intersection for every WS281x name, the SK6812 datasheet for SK6812.
+    public var defaultTiming: SymbolTiming {
+        switch self {
+        case .ws2812, .ws2812b, .ws2813: .ws2812
+        case .sk6812, .sk6812rgbw: .sk6812
+        }
+    }
 }

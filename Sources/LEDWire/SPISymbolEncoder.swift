@@ -4,7 +4,7 @@ import RingRender
 /// run of SPI bits that starts high and ends low, so MOSI draws the chip's waveform.
 ///
 /// The symbols are derived from the clock the controller really produces, not assumed. With
-/// the default `SymbolTiming.ws2812` windows (T0H 250…380 ns, T1H 650…950 ns, period
+/// the WS281x default `SymbolTiming.ws2812` windows (T0H 250…380 ns, T1H 650…950 ns, period
 /// 650…1850 ns, every low ≥ 220 ns) and SPI bit time t = 1/f:
 ///
 /// - 4-bit 1000/1100: T0H = t ∈ 250…380 → f ∈ 2.632…4.000 MHz; T1H = 2t ∈ 650…950 →
@@ -17,6 +17,9 @@ import RingRender
 ///   fits no symbol (t < 250 ns, 2t > 380 ns for T0H).
 /// - 8-bit: T0H = 2t → 5.263…8.000 MHz with T1H = 4t, 5t or 6t; T0H = 3t → 7.895…12 MHz with
 ///   T1H = 6t, whose T1L = 2t ≥ 220 ns caps it at 9.091 MHz. Together **5.263…9.091 MHz**.
+///
+/// SK6812 uses its own datasheet windows (`SymbolTiming.sk6812`): 4-bit 2.667…4.545 MHz,
+/// 8-bit 4.324…11.111 MHz (period 8t ≤ 1850 ns; T1H = 5t ≥ 450 ns); see `supportedRangesText`.
 ///
 /// Four-bit symbols are chosen wherever they fit (two data bits per byte, half the buffer).
 /// Every SPI byte then starts high and ends low, so a stray idle bit some DMA paths insert

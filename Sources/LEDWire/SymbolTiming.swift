@@ -29,13 +29,16 @@ public struct SymbolTiming: Hashable, Sendable {
     public static let ws2812 = SymbolTiming(zeroHigh: 250...380, oneHigh: 650...950,
                                             period: 650...1850, minimumLow: 220)
 
-    /// The SK6812 datasheet read literally (T0H 300±150, T1H 600±150, period 1.25 ± 0.6 µs).
+    /// SK6812 windows from its datasheet: T0H 300±150 ns (150…450), T1H 600±150 ns
+    /// (450…750), period 650…1850 ns (our bound, as for WS2812), every low ≥ 220 ns.
     ///
-    /// Not the SK6812 default: its T1H ceiling of 750 ns would rule out the robust 3.2–4 MHz
-    /// 4-bit band, while SK6812 parts decide 0/1 by a threshold like WS2812 and are driven
-    /// with WS2812 timing by every mainstream library. Pass this to be strict.
-    public static let sk6812Datasheet = SymbolTiming(zeroHigh: 150...450, oneHigh: 450...750,
-                                                     period: 650...1850, minimumLow: 220)
+    /// Its T1H ceiling of 750 ns is below the WS2812 floor of 650…950 by most of the window, so
+    /// SK6812 gets its own profile instead of the WS2812 one: at 3.47 MHz the WS2812 symbols are
+    /// 1000/1110 (T1H 864 ns, too long for SK6812) while these give 1000/1100 (T1H 576 ns).
+    /// With t = 1/f: 1000/1100 needs 2t ∈ 450…750 → 2.667…4.444 MHz; 1000/1110 needs
+    /// 3t ∈ 450…750 and T1L = t ≥ 220 → 4.000…4.545 MHz; so 4-bit covers 2.667…4.545 MHz.
+    public static let sk6812 = SymbolTiming(zeroHigh: 150...450, oneHigh: 450...750,
+                                            period: 650...1850, minimumLow: 220)
 
     /// High time at which a decoder tells 0 from 1: halfway between the two windows.
     public var decisionThresholdNs: Double { (zeroHigh.upperBound + oneHigh.lowerBound) / 2 }
