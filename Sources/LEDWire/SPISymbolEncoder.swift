@@ -83,7 +83,7 @@ public struct SPISymbolEncoder: WireEncoder {
             throw WireError(.unsupportedClock,
                             "SPI clock \(MHz.text(clockHz)) MHz cannot make \(chip.rawValue) symbols\(forced); "
                             + "use \(timing.supportedRangesText) (the clock the controller really produces: "
-                            + "the Pi rounds requests down, e.g. request 3.5 MHz for ≈3.47 MHz)")
+                            + "the Pi rounds requests down: request 3.6 MHz to get ≈3.57 MHz)")
         }
         let reset = resetMicroseconds ?? chip.defaultResetMicroseconds
         guard reset.isFinite, reset >= 0, reset <= 1_000_000 else {
