@@ -1,4 +1,4 @@
 import LEDWire
 
-/// Transports and drivers: the only code that touches the kernel.
+/// Transports, board files and the doctor: the only code that touches the kernel.
 public enum LEDHardware {}

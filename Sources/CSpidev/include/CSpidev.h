@@ -1,6 +1,52 @@
 #ifndef CSPIDEV_H
 #define CSPIDEV_H
 // Helpers for the spidev ioctls: the SPI_IOC_* request numbers are function-like macros that
-// Swift cannot import, so each is wrapped here in a static inline function.
+// Swift cannot import, so each is wrapped here in a static inline function. Each returns the
+// ioctl result (-1 with errno set on failure) so the Swift seam can map errno in one place.
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <linux/spi/spidev.h>
+
+/// The request number for SPI_IOC_WR_MODE (set SPI mode, one byte).
+static inline unsigned long cspidev_req_wr_mode(void) { return SPI_IOC_WR_MODE; }
+/// The request number for SPI_IOC_RD_MODE (read SPI mode, one byte).
+static inline unsigned long cspidev_req_rd_mode(void) { return SPI_IOC_RD_MODE; }
+/// The request number for SPI_IOC_WR_BITS_PER_WORD.
+static inline unsigned long cspidev_req_wr_bits(void) { return SPI_IOC_WR_BITS_PER_WORD; }
+/// The request number for SPI_IOC_RD_BITS_PER_WORD.
+static inline unsigned long cspidev_req_rd_bits(void) { return SPI_IOC_RD_BITS_PER_WORD; }
+/// The request number for SPI_IOC_WR_MAX_SPEED_HZ.
+static inline unsigned long cspidev_req_wr_speed(void) { return SPI_IOC_WR_MAX_SPEED_HZ; }
+/// The request number for SPI_IOC_RD_MAX_SPEED_HZ.
+static inline unsigned long cspidev_req_rd_speed(void) { return SPI_IOC_RD_MAX_SPEED_HZ; }
+/// The request number for SPI_IOC_MESSAGE(1).
+static inline unsigned long cspidev_req_message1(void) { return SPI_IOC_MESSAGE(1); }
+
+/// Sets the SPI mode (0..3).
+static inline int cspidev_write_mode(int fd, uint8_t mode) { return ioctl(fd, SPI_IOC_WR_MODE, &mode); }
+/// Reads the SPI mode the driver holds.
+static inline int cspidev_read_mode(int fd, uint8_t *mode) { return ioctl(fd, SPI_IOC_RD_MODE, mode); }
+/// Sets the word size in bits.
+static inline int cspidev_write_bits_per_word(int fd, uint8_t bits) { return ioctl(fd, SPI_IOC_WR_BITS_PER_WORD, &bits); }
+/// Reads the word size the driver holds.
+static inline int cspidev_read_bits_per_word(int fd, uint8_t *bits) { return ioctl(fd, SPI_IOC_RD_BITS_PER_WORD, bits); }
+/// Sets the maximum clock in Hz.
+static inline int cspidev_write_max_speed_hz(int fd, uint32_t hz) { return ioctl(fd, SPI_IOC_WR_MAX_SPEED_HZ, &hz); }
+/// Reads the maximum clock the driver accepted, in Hz.
+static inline int cspidev_read_max_speed_hz(int fd, uint32_t *hz) { return ioctl(fd, SPI_IOC_RD_MAX_SPEED_HZ, hz); }
+
+/// Sends one transmit-only transfer: one SPI_IOC_MESSAGE(1), so chip select and clock run
+/// without a gap for the whole buffer (a gap mid-frame would latch half a WS2812 frame).
+/// Returns the number of bytes transferred, or -1 with errno set.
+static inline int cspidev_transfer(int fd, const void *tx, uint32_t length, uint32_t speed_hz, uint8_t bits_per_word) {
+    struct spi_ioc_transfer transfer;
+    // Zeroed so rx_buf is NULL (transmit only) and delay/cs_change/pad fields are defined.
+    memset(&transfer, 0, sizeof transfer);
+    transfer.tx_buf = (uint64_t)(uintptr_t)tx;
+    transfer.len = length;
+    transfer.speed_hz = speed_hz;
+    transfer.bits_per_word = bits_per_word;
+    return ioctl(fd, SPI_IOC_MESSAGE(1), &transfer);
+}
 #endif

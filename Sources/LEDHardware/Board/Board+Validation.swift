@@ -1,0 +1,42 @@
+extension Board {
+    /// Everything wrong with this board description, empty when it is usable; checked when a
+    /// catalog loads so a bad file fails at start-up with its name, not mid-run.
+    public func validationProblems(fileName: String? = nil) -> [String] {
+        var problems: [String] = []
+        if id.isEmpty || id.contains(where: { !($0.isLowercase || $0.isNumber || $0 == "-") }) {
+            problems.append("id \"\(id)\" must be lower-case letters, digits and dashes")
+        }
+        if let fileName, fileName != "\(id).json" {
+            problems.append("file \(fileName) must be named \(id).json after its id")
+        }
+        if displayName.isEmpty { problems.append("displayName is empty") }
+        if match.compatible.isEmpty && match.modelPrefixes.isEmpty {
+            problems.append("match needs at least one compatible string or model prefix")
+        }
+        if match.compatible.contains(where: \.isEmpty) || match.modelPrefixes.contains(where: \.isEmpty) {
+            problems.append("match contains an empty string, which would match every board")
+        }
+        if configFiles.isEmpty || configFiles.contains(where: { !$0.hasPrefix("/") }) {
+            problems.append("configFiles must list absolute paths")
+        }
+        if gpioChipLabels.isEmpty { problems.append("gpioChipLabels is empty") }
+        if spi.isEmpty && pio == nil { problems.append("the board has neither an SPI port nor a PIO output") }
+        for port in spi where !port.device.hasPrefix("/dev/spidev") || port.bus < 0 || port.chipSelect < 0 {
+            problems.append("SPI port \(port.device) must be a /dev/spidev node with non-negative bus and chip select")
+        }
+        if spiClock.minDivider == 0 || spiClock.maxDivider < spiClock.minDivider {
+            problems.append("spiClock divider range \(spiClock.minDivider)...\(spiClock.maxDivider) is empty or starts at 0")
+        }
+        if let low = spiClock.sourceMinHz, let high = spiClock.sourceHz, low > high {
+            problems.append("spiClock.sourceMinHz \(low) is above sourceHz \(high)")
+        }
+        if let core = coreClock, core.defaultMinMHz > core.defaultMHz || core.recommendedMHz <= 0 {
+            problems.append("coreClock defaults \(core.defaultMinMHz)...\(core.defaultMHz) MHz are inconsistent")
+        }
+        if let pio, !pio.device.hasPrefix("/dev/") || pio.bytesPerLED <= 0 {
+            problems.append("pio output \(pio.device) must be a /dev node with a positive bytesPerLED")
+        }
+        if sources.isEmpty { problems.append("sources is empty; say where the facts came from") }
+        return problems
+    }
+}

@@ -1,0 +1,104 @@
+extension HardwareError {
+    /// The fix for a frame larger than spidev's buffer; shared by the transport and the doctor.
+    static let bufsizFix =
+        "add `spidev.bufsiz=65536` to /boot/firmware/cmdline.txt (same line, space separated) and reboot"
+
+    /// Maps an errno from a spidev device to an error with the device name and the fix.
+    public static func spidev(_ errno: Errno, device: String, operation: String) -> HardwareError {
+        switch errno {
+        case .noSuchFileOrDirectory, .noSuchDevice:
+            return HardwareError(
+                kind: .notFound,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: "enable SPI: add `dtparam=spi=on` to /boot/firmware/config.txt (or the board's SPI overlay) and reboot",
+                errno: errno)
+        case .permissionDenied, .notPermitted:
+            return HardwareError(
+                kind: .permissionDenied,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: "add the user to the `spi` group: `sudo usermod -aG spi $USER`, then log out and in again",
+                errno: errno)
+        case .messageTooLong:
+            return HardwareError(
+                kind: .frameTooLarge,
+                message: "\(operation) \(device) failed: \(errno) (frame larger than spidev's bufsiz)",
+                fix: bufsizFix,
+                errno: errno)
+        case .busy:
+            return HardwareError(
+                kind: .busy,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: "another program holds \(device); stop it (`sudo fuser -v \(device)` shows which)",
+                errno: errno)
+        default:
+            return io(errno, path: device, operation: operation)
+        }
+    }
+
+    /// Maps an errno from the Pi 5 PIO driver's `/dev/ledsN`.
+    public static func ledsPIO(_ errno: Errno, device: String, operation: String) -> HardwareError {
+        switch errno {
+        case .noSuchFileOrDirectory, .noSuchDevice:
+            return HardwareError(
+                kind: .notFound,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: "add `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` to /boot/firmware/config.txt and reboot (Pi 5 only)",
+                errno: errno)
+        case .permissionDenied, .notPermitted:
+            return HardwareError(
+                kind: .permissionDenied,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: "run as a user that may write \(device) (see `ls -l \(device)`), or add a udev rule giving its group write access",
+                errno: errno)
+        case .busy:
+            return HardwareError(
+                kind: .busy,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: "another program holds \(device); stop it (`sudo fuser -v \(device)` shows which)",
+                errno: errno)
+        default:
+            return io(errno, path: device, operation: operation)
+        }
+    }
+
+    /// Maps an errno from the `--dump-wire` file.
+    public static func dumpFile(_ errno: Errno, path: String, operation: String) -> HardwareError {
+        switch errno {
+        case .noSuchFileOrDirectory, .notDirectory:
+            return HardwareError(
+                kind: .notFound,
+                message: "\(operation) dump file \(path) failed: \(errno)",
+                fix: "create the directory first (`mkdir -p \"$(dirname \(path))\"`) or pass a path in an existing directory",
+                errno: errno)
+        case .permissionDenied, .notPermitted:
+            return HardwareError(
+                kind: .permissionDenied,
+                message: "\(operation) dump file \(path) failed: \(errno)",
+                fix: "choose a path you may write, e.g. /tmp/frames.wire",
+                errno: errno)
+        case .isDirectory:
+            return HardwareError(
+                kind: .invalidConfiguration,
+                message: "\(operation) dump file \(path) failed: \(errno)",
+                fix: "pass a file name, not a directory, to --dump-wire",
+                errno: errno)
+        case .noSpace:
+            return HardwareError(
+                kind: .io,
+                message: "\(operation) dump file \(path) failed: \(errno)",
+                fix: "free disk space or dump fewer frames",
+                errno: errno)
+        default:
+            return io(errno, path: path, operation: operation)
+        }
+    }
+
+    /// Any other errno: an I/O error carrying the kernel's text.
+    public static func io(_ errno: Errno, path: String, operation: String) -> HardwareError {
+        HardwareError(
+            kind: .io,
+            message: "\(operation) \(path) failed: \(errno) (errno \(errno.rawValue))",
+            fix: "check the wiring and `dmesg | tail` for driver messages",
+            errno: errno)
+    }
+}

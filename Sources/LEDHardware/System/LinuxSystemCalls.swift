@@ -1,0 +1,109 @@
+import CSpidev
+import Glibc
+
+/// The real seam: each method is one Glibc call (or one CSpidev helper) and nothing more.
+public struct LinuxSystemCalls: SystemCalls {
+    /// Creates the real seam; it holds no state.
+    public init() {}
+
+    /// `open(2)`.
+    public func open(_ path: String, flags: Int32, mode: UInt32) throws(Errno) -> Int32 {
+        let fd = Glibc.open(path, flags, mode_t(mode))
+        if fd < 0 { throw Errno.current }
+        return fd
+    }
+
+    /// `close(2)`.
+    public func close(_ fd: Int32) throws(Errno) {
+        if Glibc.close(fd) < 0 { throw Errno.current }
+    }
+
+    /// `write(2)`.
+    public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        let written = Glibc.write(fd, base, bytes.count)
+        if written < 0 { throw Errno.current }
+        return written
+    }
+
+    /// One spidev `ioctl(2)` through the CSpidev helpers.
+    public func spiIoctl(_ fd: Int32, _ request: SPIRequest, tx: UnsafeRawBufferPointer?) throws(Errno) -> UInt32 {
+        var result: Int32
+        var value: UInt32 = 0
+        switch request {
+        case .writeMode(let mode):
+            result = cspidev_write_mode(fd, mode)
+        case .readMode:
+            var mode: UInt8 = 0
+            result = cspidev_read_mode(fd, &mode)
+            value = UInt32(mode)
+        case .writeBitsPerWord(let bits):
+            result = cspidev_write_bits_per_word(fd, bits)
+        case .readBitsPerWord:
+            var bits: UInt8 = 0
+            result = cspidev_read_bits_per_word(fd, &bits)
+            value = UInt32(bits)
+        case .writeMaxSpeedHz(let hz):
+            result = cspidev_write_max_speed_hz(fd, hz)
+        case .readMaxSpeedHz:
+            result = cspidev_read_max_speed_hz(fd, &value)
+        case .message(let length, let speedHz, let bitsPerWord):
+            guard let length32 = UInt32(exactly: length), length <= (tx?.count ?? 0) else {
+                throw Errno.invalidArgument
+            }
+            result = cspidev_transfer(fd, tx?.baseAddress, length32, speedHz, bitsPerWord)
+            value = result < 0 ? 0 : UInt32(result)
+        }
+        if result < 0 { throw Errno.current }
+        return value
+    }
+
+    /// Reads a small file with open/read/close; sysfs files report size 0, so read to EOF.
+    public func readFile(_ path: String) throws(Errno) -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw Errno.current }
+        defer { _ = Glibc.close(fd) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // EINTR propagates: RetryingSystemCalls re-reads the whole (small) file.
+            if count < 0 { throw Errno.current }
+            if count == 0 { return contents }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// `access(2)`.
+    public func access(_ path: String, _ mode: Int32) throws(Errno) {
+        if Glibc.access(path, mode) < 0 { throw Errno.current }
+    }
+
+    /// `stat(2)`.
+    public func stat(_ path: String) throws(Errno) -> FileStatus {
+        var info = Glibc.stat()
+        // fstatat because Swift cannot name the `stat` function next to the `stat` struct.
+        if fstatat(AT_FDCWD, path, &info, 0) < 0 { throw Errno.current }
+        let type = info.st_mode & S_IFMT
+        return FileStatus(
+            isCharacterDevice: type == S_IFCHR,
+            isDirectory: type == S_IFDIR,
+            groupID: info.st_gid,
+            permissions: UInt32(info.st_mode & 0o7777)
+        )
+    }
+
+    /// Lists a directory with opendir/readdir.
+    public func listDirectory(_ path: String) throws(Errno) -> [String] {
+        guard let dir = opendir(path) else { throw Errno.current }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

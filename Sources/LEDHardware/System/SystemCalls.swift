@@ -1,0 +1,23 @@
+/// The seam between ledring and the kernel: one thin method per syscall the transports use.
+///
+/// Each method makes exactly one attempt and reports failure as a typed `Errno`; retrying
+/// `EINTR` is done once, in `RetryingSystemCalls`, so fakes can script an interrupted call.
+public protocol SystemCalls: Sendable {
+    /// `open(2)`; returns the file descriptor.
+    func open(_ path: String, flags: Int32, mode: UInt32) throws(Errno) -> Int32
+    /// `close(2)`.
+    func close(_ fd: Int32) throws(Errno)
+    /// `write(2)`; returns how many bytes the kernel took (may be fewer than asked).
+    func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// `ioctl(2)` for one spidev request; `tx` is the buffer for `.message`.
+    /// Returns the value read for `.read*` requests, the byte count for `.message`, else 0.
+    func spiIoctl(_ fd: Int32, _ request: SPIRequest, tx: UnsafeRawBufferPointer?) throws(Errno) -> UInt32
+    /// Reads a whole small file (sysfs, procfs, config.txt).
+    func readFile(_ path: String) throws(Errno) -> [UInt8]
+    /// `access(2)` with `R_OK`/`W_OK`/`F_OK` bits.
+    func access(_ path: String, _ mode: Int32) throws(Errno)
+    /// `stat(2)`, reduced to what the doctor needs.
+    func stat(_ path: String) throws(Errno) -> FileStatus
+    /// The entry names of a directory, without "." and "..", sorted.
+    func listDirectory(_ path: String) throws(Errno) -> [String]
+}

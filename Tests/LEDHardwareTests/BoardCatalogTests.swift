@@ -1,0 +1,132 @@
+import Foundation
+import LEDHardware
+import LEDRingTesting
+import Testing
+
+/// The repository's boards/ folder, found from this file so tests need no working directory.
+let boardsDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("boards").path
+
+func boardFileNames() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: boardsDirectory)) ?? [])
+        .filter { $0.hasSuffix(".json") }.sorted()
+}
+
+@Suite struct BoardCatalogTests {
+    @Test func theBoardsFolderHasTheRequiredBoards() throws {
+        let ids = Set(boardFileNames().map { String($0.dropLast(5)) })
+        #expect(ids.isSuperset(of: ["rpi-zero-2w", "rpi3b", "rpi4b", "rpi400", "rpi-cm4", "rpi5"]))
+        #expect(ids.filter { !$0.hasPrefix("rpi") }.count >= 3)
+    }
+
+    @Test(arguments: boardFileNames())
+    func everyBoardFileLoadsAndValidates(fileName: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: boardsDirectory + "/" + fileName)))
+        let board = try BoardCatalog.decodeBoard(bytes, fileName: fileName)
+        #expect(board.validationProblems(fileName: fileName).isEmpty)
+        #expect(fileName == board.id + ".json")
+    }
+
+    @Test func theDirectoryLoadsAsOneCatalog() throws {
+        let catalog = try BoardCatalog.load(directory: boardsDirectory)
+        #expect(catalog.boards.count == boardFileNames().count)
+    }
+
+    @Test func builtInCopyEqualsTheFiles() throws {
+        // Fails after a board file changes until `python3 boards/embed-boards.py` is run.
+        #expect(Set(BoardCatalog.builtInFiles.keys) == Set(boardFileNames()))
+        for name in boardFileNames() {
+            let onDisk = try String(contentsOfFile: boardsDirectory + "/" + name, encoding: .utf8)
+            #expect(BoardCatalog.builtInFiles[name] == onDisk, "\(name) differs from the compiled-in copy")
+        }
+        #expect(try BoardCatalog.builtIn().boards == BoardCatalog.load(directory: boardsDirectory).boards)
+    }
+
+    @Test func aBrokenFileIsRefusedWithItsName() {
+        let error = #expect(throws: HardwareError.self) {
+            _ = try BoardCatalog.decodeBoard(Array(#"{"id": "x"}"#.utf8), fileName: "x.json")
+        }
+        #expect(error?.kind == .invalidConfiguration)
+        #expect(error?.message.contains("x.json") == true)
+    }
+
+    @Test func aFileNamedAfterAnotherIdIsRefused() throws {
+        let json = try #require(BoardCatalog.builtInFiles["rpi4b.json"])
+        let error = #expect(throws: HardwareError.self) {
+            _ = try BoardCatalog.decodeBoard(Array(json.utf8), fileName: "rpi5.json")
+        }
+        #expect(error?.message.contains("must be named rpi4b.json") == true)
+    }
+
+    @Test func duplicateCompatibleStringsAreRefused() throws {
+        let fake = FakeSystemCalls()
+        let json = try #require(BoardCatalog.builtInFiles["rpi4b.json"])
+        fake.addFile("/b/rpi4b.json", json)
+        fake.addFile("/b/copy.json", json.replacingOccurrences(of: "\"id\": \"rpi4b\"", with: "\"id\": \"copy\""))
+        let error = #expect(throws: HardwareError.self) { _ = try BoardCatalog.load(directory: "/b", system: fake) }
+        #expect(error?.message.contains("raspberrypi,4-model-b") == true)
+    }
+
+    @Test func aMissingDirectoryIsNotFound() {
+        let error = #expect(throws: HardwareError.self) {
+            _ = try BoardCatalog.load(directory: "/no/such/boards", system: FakeSystemCalls())
+        }
+        #expect(error?.kind == .notFound)
+    }
+}
+
+@Suite struct SPIClockTests {
+    let catalog: BoardCatalog
+
+    init() throws { catalog = try BoardCatalog.builtIn() }
+
+    @Test func piDividerIsEvenAndRoundsTheClockDown() throws {
+        let pi3 = try #require(catalog.board(id: "rpi3b"))
+        // 250 MHz / 3 MHz = 83.3 → 84 (even) → 2 976 190 Hz, the DESIGN.md example.
+        #expect(pi3.spiClock.divider(requestedHz: 3_000_000, sourceHz: 250_000_000) == 84)
+        #expect(pi3.actualSPIClockHz(requestedHz: 3_000_000, sourceHz: 250_000_000) == 2_976_190)
+        // An exact even divider is kept: 250 / 2.5 = 100.
+        #expect(pi3.actualSPIClockHz(requestedHz: 2_500_000, sourceHz: 250_000_000) == 2_500_000)
+        // An odd exact divider is rounded up to even: 250 / 5 MHz = 50 → 50; 250 / 10 MHz = 25 → 26.
+        #expect(pi3.actualSPIClockHz(requestedHz: 10_000_000, sourceHz: 250_000_000) == 9_615_384)
+    }
+
+    @Test(arguments: [
+        ("rpi3b", UInt32(2_400_000), UInt32(2_380_952)),  // 400 MHz / 2.4 MHz = 166.7 → 167 → 168
+        ("rpi4b", 2_400_000, 2_380_952),  // 500 MHz / 2.4 MHz = 208.3 → 209 → 210
+        ("rpi5", 2_400_000, 2_380_952),  // 200 MHz / 83.3 → 84
+        ("beaglebone-black", 2_400_000, 2_400_000),  // 48 MHz / 20
+        ("beaglebone-black", 3_000_000, 3_000_000),  // 48 MHz / 16
+        ("beaglebone-black", 2_500_000, 2_400_000),  // 48 MHz / 19.2 → 20
+        ("orangepi-zero", 2_500_000, 3_000_000),  // 24 MHz / (2·⌊4.8⌋) = 24 / 8: rounds up
+    ])
+    func actualClockPerBoard(id: String, requested: UInt32, expected: UInt32) throws {
+        let board = try #require(catalog.board(id: id))
+        #expect(board.actualSPIClockHz(requestedHz: requested) == expected)
+        if let actual = board.actualSPIClockHz(requestedHz: requested), board.spiClock.rule != .halfFloorDivider {
+            #expect(actual <= requested)
+        }
+    }
+
+    @Test func clampsToTheDividerLimits() throws {
+        let pi4 = try #require(catalog.board(id: "rpi4b"))
+        #expect(pi4.actualSPIClockHz(requestedHz: 400_000_000) == 250_000_000)  // divider 2
+        #expect(pi4.actualSPIClockHz(requestedHz: 1) == 7_629)  // 500 MHz / 65536, the slowest
+    }
+
+    @Test func anUnknownSourceClockGivesNoPrediction() throws {
+        let rock = try #require(catalog.board(id: "rockpi-4b"))
+        #expect(rock.actualSPIClockHz(requestedHz: 2_400_000) == nil)
+        #expect(rock.actualSPIClockHz(requestedHz: 2_400_000, sourceHz: 48_000_000) == 2_400_000)
+    }
+
+    @Test func anUnfixedPi4CoreClockSlowsTheBus() throws {
+        let pi4 = try #require(catalog.board(id: "rpi4b"))
+        // Divider 168 is chosen for 500 MHz; at the 200 MHz idle core clock the bus runs at 1.19 MHz.
+        #expect(pi4.spiClock.actualRangeHz(requestedHz: 3_000_000) == 1_190_476...2_976_190)
+        let pi5 = try #require(catalog.board(id: "rpi5"))
+        let range = try #require(pi5.spiClock.actualRangeHz(requestedHz: 3_000_000))
+        #expect(range.lowerBound == range.upperBound)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import LEDHardware
+import LEDRingTesting
+import Testing
+
+/// A fake machine under /r on which every doctor check passes, for the given board.
+func healthyRoot(_ board: String) -> FakeSystemCalls {
+    let fake = FakeSystemCalls()
+    let compatible: String
+    switch board {
+    case "rpi5": compatible = "raspberrypi,5-model-b\0brcm,bcm2712\0"
+    case "rpi3b": compatible = "raspberrypi,3-model-b\0brcm,bcm2837\0"
+    default: compatible = "raspberrypi,4-model-b\0brcm,bcm2711\0"
+    }
+    fake.addFile("/r/proc/device-tree/compatible", compatible)
+    fake.addFile("/r/etc/group", "root:x:0:\nvideo:x:44:pi\ngpio:x:997:pi\nspi:x:999:pi\n")
+    fake.addDevice("/r/dev/spidev0.0", groupID: 999)
+    fake.addFile("/r/sys/module/spidev/parameters/bufsiz", "4096\n")
+    switch board {
+    case "rpi5":
+        fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\ndtoverlay=ws2812-pio,gpio=18,num_leds=24\n")
+        fake.addDevice("/r/dev/leds0", groupID: 44)
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-rp1\n")
+        fake.addDevice("/r/dev/gpiochip0", groupID: 997)
+    case "rpi3b":
+        fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\ncore_freq=250\n")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2835\n")
+        fake.addDevice("/r/dev/gpiochip0", groupID: 997)
+    default:
+        fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\ncore_freq=500 # fixed for SPI\ncore_freq_min=500\n")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip1/label", "raspberrypi-exp-gpio\n")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
+        fake.addDevice("/r/dev/gpiochip0", groupID: 997)
+    }
+    return fake
+}
+
+func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
+    report.checks.first { $0.name == name }
+}
+
+@Suite struct DoctorTests {
+    @Test(arguments: ["rpi4b", "rpi5", "rpi3b"])
+    func aHealthyBoardPassesEveryCheck(board: String) {
+        let report = Doctor.run(root: "/r", frameSize: 2000, system: healthyRoot(board))
+        #expect(report.board?.id == board)
+        #expect(report.allPassed, "\(report.formatted())")
+        #expect(report.exitCode == 0)
+        #expect(report.formatted().split(separator: "\n").allSatisfy { $0.hasPrefix("✓ ") })
+    }
+
+    @Test func piFiveChecksThePIODeviceAndNotTheCoreClock() {
+        let names = Doctor.run(root: "/r", system: healthyRoot("rpi5")).checks.map(\.name)
+        #expect(names == ["board", "SPI device", "SPI permission", "spidev bufsiz", "PIO LED device", "PIO LED permission", "GPIO chip"])
+        let pi4 = Doctor.run(root: "/r", system: healthyRoot("rpi4b")).checks.map(\.name)
+        #expect(pi4 == ["board", "SPI device", "SPI permission", "spidev bufsiz", "core clock", "GPIO chip"])
+    }
+
+    @Test func anUnknownBoardFails() {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/proc/device-tree/compatible", "acme,widget\0")
+        fake.addFile("/r/proc/device-tree/model", "ACME Widget\0")
+        let report = Doctor.run(root: "/r", system: fake)
+        let board = check(report, "board")
+        #expect(board?.passed == false)
+        #expect(board?.detail.contains("ACME Widget") == true)
+        #expect(board?.fix.contains("boards/README.md") == true)
+        #expect(report.exitCode == 69)
+    }
+
+    @Test func aMissingSPIDeviceSaysHowToEnableSPI() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,4-model-b\0")
+        let report = Doctor.run(root: "/r", system: fake)
+        let spi = check(report, "SPI device")
+        #expect(spi?.passed == false)
+        #expect(spi?.detail == "/dev/spidev0.0 is missing")
+        #expect(spi?.fix.contains("dtparam=spi=on") == true)
+        #expect(check(report, "SPI permission") == nil)
+        #expect(report.formatted().contains("✗ SPI device: /dev/spidev0.0 is missing — fix: add `dtparam=spi=on`"))
+    }
+
+    @Test func aNonPiBoardNamesItsOwnDeviceAndOverlay() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "xunlong,orangepi-zero\0allwinner,sun8i-h2-plus\0")
+        let spi = check(Doctor.run(root: "/r", system: fake), "SPI device")
+        #expect(spi?.detail == "/dev/spidev1.0 is missing")
+        #expect(spi?.fix.contains("param_spidev_spi_bus=1") == true)
+    }
+
+    @Test func permissionDeniedNamesTheMissingGroup() {
+        let fake = healthyRoot("rpi4b")
+        fake.deny("/r/dev/spidev0.0")
+        let permission = check(Doctor.run(root: "/r", system: fake), "SPI permission")
+        #expect(permission?.passed == false)
+        #expect(permission?.detail.contains("owned by group spi") == true)
+        #expect(permission?.fix.contains("sudo usermod -aG spi $USER") == true)
+    }
+
+    @Test func aFrameLargerThanBufsizFails() {
+        let report = Doctor.run(root: "/r", frameSize: 5200, system: healthyRoot("rpi4b"))
+        let bufsiz = check(report, "spidev bufsiz")
+        #expect(bufsiz?.passed == false)
+        #expect(bufsiz?.detail == "spidev buffer is 4096 bytes but this frame needs 5200")
+        #expect(bufsiz?.fix.contains("spidev.bufsiz=65536") == true)
+    }
+
+    @Test func anUnreadableBufsizFails() {
+        let fake = healthyRoot("rpi4b")
+        fake.fail(.readFile, with: .noSuchFileOrDirectory, path: "/r/sys/module/spidev/parameters/bufsiz")
+        #expect(check(Doctor.run(root: "/r", system: fake), "spidev bufsiz")?.passed == false)
+    }
+
+    @Test(arguments: [
+        ("dtparam=spi=on\n", false, "between 200 and 500 MHz"),
+        ("core_freq=500\n", false, "between 200 and 500 MHz"),
+        ("core_freq_min=500\n", true, "fixed at 500 MHz"),
+        ("core_freq=250\ncore_freq_min=250\n", true, "fixed at 250 MHz"),
+        ("#core_freq_min=500\n", false, "between 200 and 500 MHz"),
+        ("force_turbo=1\n", true, "force_turbo=1"),
+    ])
+    func piFourCoreClock(config: String, passes: Bool, detail: String) {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/boot/firmware/config.txt", config)
+        let core = check(Doctor.run(root: "/r", system: fake), "core clock")
+        #expect(core?.passed == passes)
+        #expect(core?.detail.contains(detail) == true)
+        if !passes { #expect(core?.fix.contains("core_freq=500` and `core_freq_min=500") == true) }
+    }
+
+    @Test func piThreeWithDefaultCoreClockFails() {
+        let fake = healthyRoot("rpi3b")
+        fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\n")
+        let core = check(Doctor.run(root: "/r", system: fake), "core clock")
+        #expect(core?.passed == false)
+        #expect(core?.detail.contains("between 250 and 400 MHz") == true)
+        #expect(core?.fix.contains("core_freq=250") == true)
+    }
+
+    @Test func aMissingConfigFileFailsTheCoreClockCheck() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,4-model-b\0")
+        let core = check(Doctor.run(root: "/r", system: fake), "core clock")
+        #expect(core?.passed == false)
+        #expect(core?.detail.contains("no boot config found") == true)
+    }
+
+    @Test func theOlderConfigLocationIsRead() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,4-model-b\0")
+        fake.addFile("/r/boot/config.txt", "core_freq_min=500\n")
+        #expect(check(Doctor.run(root: "/r", system: fake), "core clock")?.passed == true)
+    }
+
+    @Test func piFiveWithoutTheOverlayFails() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,5-model-b\0")
+        let report = Doctor.run(root: "/r", system: fake)
+        let pio = check(report, "PIO LED device")
+        #expect(pio?.passed == false)
+        #expect(pio?.detail == "/dev/leds0 is missing")
+        #expect(pio?.fix.contains("dtoverlay=ws2812-pio") == true)
+    }
+
+    @Test func aGPIOChipWithTheWrongLabelFails() {
+        let fake = healthyRoot("rpi5")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
+        let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
+        #expect(gpio?.passed == false)
+        #expect(gpio?.detail.contains("no GPIO chip labelled pinctrl-rp1") == true)
+        #expect(gpio?.detail.contains("gpiochip0 (pinctrl-bcm2711)") == true)
+    }
+
+    @Test func aRenumberedChipIsFoundByLabel() {
+        let fake = healthyRoot("rpi5")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "gpio-brcmstb@107d508500\n")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip4/label", "pinctrl-rp1\n")
+        fake.addDevice("/r/dev/gpiochip4", groupID: 997)
+        let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
+        #expect(gpio?.passed == true)
+        #expect(gpio?.detail == "pinctrl-rp1 is /dev/gpiochip4 and this user may open it")
+    }
+
+    @Test func theLegacySysfsClassIsUsedWhenTheBusHasNoLabels() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,5-model-b\0")
+        fake.addFile("/r/sys/class/gpio/gpiochip571/label", "pinctrl-rp1\n")
+        fake.addDirectory("/r/sys/class/gpio/gpiochip571/device/gpiochip0")
+        fake.addDevice("/r/dev/gpiochip0")
+        #expect(check(Doctor.run(root: "/r", system: fake), "GPIO chip")?.passed == true)
+    }
+
+    @Test func gpioPermissionDeniedNamesTheGPIOGroup() {
+        let fake = healthyRoot("rpi4b")
+        fake.deny("/r/dev/gpiochip0")
+        let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
+        #expect(gpio?.passed == false)
+        #expect(gpio?.fix.contains("usermod -aG gpio") == true)
+    }
+
+    @Test func aMissingGPIODeviceNodeFails() {
+        let fake = FakeSystemCalls()
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,4-model-b\0")
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
+        let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
+        #expect(gpio?.passed == false)
+        #expect(gpio?.detail == "/dev/gpiochip0 is missing")
+    }
+
+    @Test func runsOnARealDirectoryThroughTheRealSeam() throws {
+        let root = try makeFakeRoot(compatible: ["raspberrypi,4-model-b", "brcm,bcm2711"], model: "Raspberry Pi 4 Model B Rev 1.4")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let parameters = root.appendingPathComponent("sys/module/spidev/parameters")
+        try FileManager.default.createDirectory(at: parameters, withIntermediateDirectories: true)
+        try Data("65536\n".utf8).write(to: parameters.appendingPathComponent("bufsiz"))
+        let report = Doctor.run(root: root.path, frameSize: 5200)
+        #expect(report.board?.id == "rpi4b")
+        #expect(check(report, "spidev bufsiz")?.passed == true)
+        #expect(check(report, "SPI device")?.passed == false)  // a plain directory has no device nodes
+        #expect(report.exitCode == 69)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+import LEDHardware
+import Testing
+
+/// The real seam against nodes every Linux machine has, so the CSpidev helpers and errno
+/// plumbing are exercised without SPI hardware.
+@Suite struct LinuxSystemCallsTests {
+    @Test func spidevIoctlsOnANonSPIDeviceReportENOTTY() {
+        let error = #expect(throws: HardwareError.self) {
+            _ = try SPIDevTransport(device: "/dev/null", speedHz: 2_400_000)
+        }
+        #expect(error?.errno == Errno(rawValue: ENOTTY))
+        #expect(error?.kind == .io)
+        #expect(error?.message.contains("setting SPI mode 0 on /dev/null") == true)
+    }
+
+    @Test func aMissingSPIDeviceSaysHowToEnableSPI() {
+        let error = #expect(throws: HardwareError.self) {
+            _ = try SPIDevTransport(device: "/dev/spidev-ledring-test-missing", speedHz: 2_400_000)
+        }
+        #expect(error?.kind == .notFound)
+        #expect(error?.fix.contains("dtparam=spi=on") == true)
+    }
+
+    @Test func ledsTransportWritesWholeFramesToARealNode() throws {
+        let transport = try LedsPIOTransport(device: "/dev/null")
+        try transport.send([UInt8](repeating: 0x42, count: 96))
+        try transport.close()
+    }
+
+    @Test func statListAndReadWork() throws {
+        let system = LinuxSystemCalls()
+        #expect(try system.stat("/dev/null").isCharacterDevice)
+        #expect(try system.stat("/tmp").isDirectory)
+        #expect(try system.listDirectory("/dev").contains("null"))
+        #expect(try !system.readFile("/proc/self/status").isEmpty)
+        #expect(throws: Errno.noSuchFileOrDirectory) { try system.readFile("/no/such/file") }
+    }
+}
