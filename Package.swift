@@ -24,7 +24,7 @@ let package = Package(
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ledring"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "LEDWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

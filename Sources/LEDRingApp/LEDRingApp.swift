@@ -9,7 +9,19 @@ public enum LEDRingApp {
     /// Runs ledring with `arguments` (without the program name) and returns its exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         do {
-            return try runOneShot(arguments).rawValue
+            switch arguments.first {
+            case "boards", "doctor":
+                let rest = Array(arguments.dropFirst())
+                let (code, text) = arguments.first == "boards"
+                    ? try ToolCommands.boards(rest) : try ToolCommands.doctor(rest)
+                Terminal.write(text)
+                return code.rawValue
+            case "help":
+                Terminal.write(Usage.text)
+                return ExitCode.ok.rawValue
+            default:
+                return try runOneShot(arguments).rawValue
+            }
         } catch {
             Terminal.error("ledring: \(error.message)")
             return error.code.rawValue
@@ -29,6 +41,9 @@ public enum LEDRingApp {
         let onTerminal = Terminal.stdoutIsTerminal
         let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal)
         Terminal.installStopHandlers()
+        if let kind = options.driver {
+            return try driveLEDs(command, kind: kind, options: options)
+        }
         let drawsInPlace = command.format == .ansi && onTerminal
         let paced = onTerminal || options.realtime
         if drawsInPlace { Terminal.write("\u{1b}[2J\u{1b}[?25l") }
@@ -36,10 +51,63 @@ public enum LEDRingApp {
         let start = Terminal.now()
         command.run(
             holdOpen: onTerminal,
-            emit: { Terminal.write($0) },
+            emit: { frame, pixels in Terminal.write(command.text(frame, pixels: pixels)) },
             pace: { k in if paced { Terminal.sleep(until: start + Double(k) / options.fps) } },
             shouldStop: { stopRequested.load(ordering: .relaxed) },
             hold: { Terminal.waitForStop() })
         return .ok
+    }
+
+    /// Sends the frames to LEDs (or, with `--dump-wire`, to a file): paced in real time on a
+    /// device so animations look right, as fast as possible into a dump file.
+    static func driveLEDs(_ command: OneShotCommand, kind: DriverKind, options: OneShotOptions) throws(CommandError) -> ExitCode {
+        let settings = DriverSettings(kind: kind, ledCount: command.layout.ledCount, device: options.device,
+                                      spiHz: options.spiHz, colorOrder: options.order,
+                                      board: try resolveBoard(options.board), dumpPath: options.dumpWire)
+        let driver: LEDDriver
+        do {
+            driver = try settings.makeDriver()
+        } catch {
+            throw CommandError(error.description, code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+        }
+        defer { try? driver.close() }
+        let paced = options.dumpWire == nil || options.realtime
+        let start = Terminal.now()
+        var failure: HardwareError?
+        command.run(
+            holdOpen: false,
+            emit: { _, pixels in
+                do throws(HardwareError) {
+                    try driver.show(pixels)
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            },
+            pace: { k in if paced { Terminal.sleep(until: start + Double(k) / options.fps) } },
+            shouldStop: { stopRequested.load(ordering: .relaxed) },
+            hold: {})
+        if let failure {
+            throw CommandError(failure.description, code: ExitCode(rawValue: failure.exitCode) ?? .ioError)
+        }
+        return .ok
+    }
+
+    /// The board named by `--board`: an id from `ledring boards`, or `auto` (the default) to
+    /// detect it; detection finding nothing is fine (a desktop, an unknown board).
+    static func resolveBoard(_ name: String?) throws(CommandError) -> Board? {
+        let catalog: BoardCatalog
+        do {
+            catalog = try BoardCatalog.builtIn()
+        } catch {
+            throw CommandError(error.description, code: .software)
+        }
+        guard let name, name != "auto" else { return BoardDetector(catalog: catalog).detect()?.board }
+        guard let board = catalog.board(id: name) else {
+            let ids = catalog.boards.map(\.id).joined(separator: ", ")
+            throw .usage("--board \"\(name)\": unknown board; use auto or one of \(ids)")
+        }
+        return board
     }
 }

@@ -16,8 +16,11 @@ struct OneShotCommand {
     static let demoDuration = 2.5
 
     init(options: OneShotOptions, stdoutIsTerminal: Bool) throws(CommandError) {
-        guard options.simulate else {
-            throw .usage("choose an output: --simulate prints frames here (hardware drivers come with --driver)")
+        guard options.simulate || options.driver != nil else {
+            throw .usage("choose an output: --simulate prints frames here; --driver ws2812-spi (or another, see --help) drives LEDs")
+        }
+        guard !(options.simulate && options.driver != nil) else {
+            throw .usage("--simulate and --driver \(options.driver?.rawValue ?? ""): choose one output")
         }
         self.options = options
         layout = try options.layout()
@@ -64,11 +67,11 @@ struct OneShotCommand {
         states.contains { $0.isAnimating(at: t) }
     }
 
-    /// Renders frames and hands each one's text to `emit`; stops early when `emit` returns false
-    /// or `shouldStop` says so. `pace(k)` waits until frame k is due (a no-op when unpaced).
+    /// Renders frames and hands each one to `emit`; stops early when `emit` returns false or
+    /// `shouldStop` says so. `pace(k)` waits until frame k is due (a no-op when unpaced).
     /// `holdOpen` keeps going past the settled frame (a terminal without `--frames`), calling
     /// `hold` once the picture is still.
-    func run(holdOpen: Bool, emit: (String) -> Bool, pace: (Int) -> Void,
+    func run(holdOpen: Bool, emit: (SimulatedFrame, [RGB8]) -> Bool, pace: (Int) -> Void,
              shouldStop: () -> Bool, hold: () -> Void) {
         var renderer = Renderer(layout: layout, pipeline: ColorPipeline(
             brightness: Float(options.brightness), gamma: Float(options.gamma)))
@@ -79,7 +82,7 @@ struct OneShotCommand {
             let t = Double(k) / options.fps
             let values = renderer.values(for: states, at: t)
             renderer.render(values)
-            guard emit(format.render(describe(values, frame: k, time: t), pixels: renderer.frame, layout: layout)) else {
+            guard emit(describe(values, frame: k, time: t), renderer.frame) else {
                 return
             }
             if holdOpen && options.frames == nil && !isAnimating(at: t) {
@@ -88,6 +91,11 @@ struct OneShotCommand {
             }
             k += 1
         }
+    }
+
+    /// The text of one frame in the chosen format.
+    func text(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
+        format.render(frame, pixels: pixels, layout: layout)
     }
 
     private func describe(_ values: [RingValue], frame: Int, time: Double) -> SimulatedFrame {

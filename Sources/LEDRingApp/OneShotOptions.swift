@@ -1,10 +1,25 @@
 import LEDHardware
+import LEDWire
 import RingRender
 
 /// The one-shot command's options: `ledring --simulate [--set ring=value …] [--frames N] …`.
 struct OneShotOptions {
     /// Output goes to the simulated driver.
     var simulate = false
+    /// The hardware driver (`--driver`); `simulate` is the same as `--simulate`.
+    var driver: DriverKind?
+    /// The device node.
+    var device: String?
+    /// The SPI clock to request, Hz.
+    var spiHz: UInt32?
+    /// The chip's colour order.
+    var order: ColorOrder?
+    /// `--board NAME` or `auto`.
+    var board: String?
+    /// Write each frame's wire bytes to this file instead of the device.
+    var dumpWire: String?
+    /// `--rings move:24,exercise:16`: names and LED counts on one chain.
+    var rings: [(name: String, leds: Int)]?
     /// How simulated frames are printed; nil picks ansi on a terminal and text otherwise.
     var format: SimulatedFormat?
     /// Frames to show; nil runs until every transition settles (or until Ctrl-C on a terminal).
@@ -47,6 +62,22 @@ struct OneShotOptions {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--simulate": simulate = true
+            case "--driver":
+                let kind = try ValueParser.choice(try value(), option: name, as: DriverKind.self)
+                if kind == .simulate { simulate = true } else { driver = kind }
+            case "--device": device = try value()
+            case "--spi-hz":
+                spiHz = UInt32(try ValueParser.integer(try value(), option: name, in: 100_000...100_000_000))
+            case "--order":
+                let text = try value()
+                do {
+                    order = try ColorOrder(text)
+                } catch {
+                    throw .usage("--order \"\(text)\": \(error.message)")
+                }
+            case "--board": board = try value()
+            case "--dump-wire": dumpWire = try value()
+            case "--rings": rings = try OneShotOptions.parseRings(try value())
             case "--format": format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
             case "--frames": frames = try ValueParser.integer(try value(), option: name, in: 1...10_000_000)
             case "--fps":
@@ -87,16 +118,33 @@ struct OneShotOptions {
         }
     }
 
+    /// Parses `move:24,exercise:16,stand:12`.
+    static func parseRings(_ text: String) throws(CommandError) -> [(name: String, leds: Int)] {
+        var rings: [(name: String, leds: Int)] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw .usage("--rings \"\(text)\": expected NAME:LEDS[,NAME:LEDS…], e.g. move:24,exercise:16,stand:12")
+            }
+            let leds = try ValueParser.integer(String(parts[1]), option: "--rings \(parts[0]):", in: 1...Segment.maxLEDs)
+            rings.append((String(parts[0]), leds))
+        }
+        return rings
+    }
+
     /// The rings these options describe.
     func layout() throws(CommandError) -> RingLayout {
         var rings: [RingSpec]
         switch shape {
-        case nil:
-            guard leds == nil else {
-                throw .usage("--leds needs --shape ring or --shape bar (the default layout is three rings of 24, 16 and 12)")
+        case nil where self.rings != nil:
+            let palette = [Palette.move, Palette.exercise, Palette.stand]
+            rings = (self.rings ?? []).enumerated().map { i, ring in
+                RingSpec(name: ring.name, segments: [Segment(ledCount: ring.leds)],
+                         appearance: RingAppearance(gradient: palette[i % palette.count], cap: cap))
             }
+        case nil where leds == nil:
             rings = Palette.activityRings(cap: cap)
-        case .ring?, .bar?:
+        case nil, .ring?, .bar?:
             let count = leds ?? 24
             rings = [RingSpec(name: "progress", shape: shape ?? .ring, segments: [Segment(ledCount: count)],
                               appearance: RingAppearance(gradient: Palette.move, cap: cap))]
@@ -113,7 +161,20 @@ struct OneShotOptions {
         do {
             return try RingLayout(rings: rings)
         } catch {
-            throw .usage("cannot lay out the rings: \(error)")
+            throw .usage(OneShotOptions.explain(error))
+        }
+    }
+
+    /// One line for a layout problem, naming the ring and the fix.
+    static func explain(_ problem: RingLayout.Problem) -> String {
+        switch problem {
+        case .empty: return "no rings: give at least one, e.g. --rings move:24"
+        case .badName(_, let name):
+            return "ring name \"\(name)\": use letters, digits, - and _, starting with a letter (at most 32)"
+        case .duplicateName(let name): return "two rings are called \"\(name)\": give each ring its own name"
+        case .ledCountOutOfRange(let ring, _, let count): return "ring \(ring): \(count) LEDs; a ring has 1…1024"
+        case .segmentCount(let ring, let shape, let count): return "ring \(ring): a \(shape.rawValue) cannot have \(count) segments"
+        case .chainTooLong(let count): return "the chain has \(count) LEDs; ledring drives at most \(RingLayout.maxChainLEDs)"
         }
     }
 }

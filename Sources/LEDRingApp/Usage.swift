@@ -5,6 +5,9 @@ enum Usage {
 
     USAGE
       ledring --simulate [options]     show the rings as they would light, here
+      ledring --driver KIND [options]  light real LEDs (or --dump-wire FILE)
+      ledring boards                   list the boards ledring knows, with their SPI pins
+      ledring doctor [--root DIR]      check SPI, permissions, bufsiz, clocks; one line per check
 
     VALUES
       --set RING=VALUE      show VALUE on RING: a fraction (0.8; 1.3 is a second lap) or 80%
@@ -13,11 +16,20 @@ enum Usage {
       --curve CURVE         linear, easeIn, easeOut, easeInOut (default) or spring
 
     RINGS (default: move 24, exercise 16, stand 12 LEDs on one chain)
+      --rings NAME:N,...    rings on the chain, in chain order, e.g. move:24,exercise:16
       --shape ring|pie|bar  one ring, a pie of rings 24/16/12/1, or a straight bar, named "progress"
-      --leds N              LEDs in --shape ring or bar (default 24)
+      --leds N              LEDs in the single ring or bar (default 24)
       --cap round|square    soft head that lights partly, or whole LEDs only (default round)
       --span ring|fill      gradient around the circle, or stretched over the fill (default ring)
       --reverse-spin        the spinner sweeps back and forth
+
+    HARDWARE
+      --driver KIND         ws2812-spi, sk6812-spi, sk6812w-spi, apa102-spi, sk9822-spi, leds-pio
+      --device PATH         default: the board's first SPI node (/dev/spidev0.0) or /dev/leds0
+      --spi-hz N            SPI clock to request (default 3600000 for WS2812/SK6812, 4000000 APA102)
+      --order ORDER         colour order on the wire: GRB, RGB, BRG, ... (GRBW for RGBW chips)
+      --board NAME|auto     the board, for its real SPI clock (default auto; see `ledring boards`)
+      --dump-wire FILE      append each frame's exact wire bytes to FILE instead of a device
 
     OUTPUT
       --format ansi|text|json   picture on a terminal (default there), text, or one JSON object per frame
@@ -30,7 +42,8 @@ enum Usage {
       -h, --help            this text
       --version             the version
 
-    Exit status follows sysexits: 0 done, 64 bad command line.
+    Exit status follows sysexits: 0 done, 64 bad command line, 69 device missing,
+    74 I/O error, 77 no permission, 78 bad configuration.
 
     """
 }

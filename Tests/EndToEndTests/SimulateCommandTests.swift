@@ -1,4 +1,5 @@
 import Foundation
+import LEDWire
 import Testing
 
 /// End-to-end: the built binary, run as a script would run it (no terminal).
@@ -118,5 +119,112 @@ import Testing
         let barLEDs = try #require((bar.first?["rings"] as? [[String: Any]])?.first?["leds"] as? [String])
         #expect(barLEDs.count == 10)
         #expect(barLEDs[3] == barLEDs[9] && barLEDs[2] != barLEDs[3])
+    }
+}
+
+/// End-to-end: hardware drivers written to a dump file, and the tool commands.
+@Suite struct HardwareCommandTests {
+    func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "ledring-e2e-\(UUID().uuidString)-\(name)"
+    }
+
+    @Test func dumpedWS2812FrameDecodesToTheSimulatedColours() throws {
+        let dump = temporaryPath("ws2812.bin")
+        defer { try? FileManager.default.removeItem(atPath: dump) }
+        let run = try LedringProcess.run(["--driver", "ws2812-spi", "--dump-wire", dump, "--frames", "1",
+                                          "--set", "move=0.5", "--board", "rpi4b"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let simulated = try LedringProcess.jsonLines(try LedringProcess.run(
+            ["--simulate", "--format", "json", "--frames", "1", "--set", "move=0.5"]).stdout)
+        let rings = try #require(simulated.first?["rings"] as? [[String: Any]])
+        let expected = rings.flatMap { ($0["leds"] as? [String]) ?? [] }
+        #expect(expected.count == 52)
+        // Decode the dumped SPI symbols at the Pi 4's real clock (3.6 MHz requested → 3.571 MHz).
+        let encoder = try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dump)))
+        #expect(bytes.count == encoder.encodedLength(ledCount: 52))
+        let decoded = try encoder.decoder.decode(bytes)
+        #expect(decoded.pixels.map(\.rgb.hex) == expected)
+    }
+
+    @Test func dumpAppendsOneFrameAfterAnother() throws {
+        let dump = temporaryPath("apa102.bin")
+        defer { try? FileManager.default.removeItem(atPath: dump) }
+        let run = try LedringProcess.run(["--driver", "apa102-spi", "--dump-wire", dump, "--frames", "3",
+                                          "--set", "stand=1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dump)))
+        let frameLength = try APA102Encoder().encodedLength(ledCount: 52)
+        #expect(bytes.count == 3 * frameLength)
+        #expect(Array(bytes[0..<frameLength]) == Array(bytes[frameLength..<(2 * frameLength)]))
+    }
+
+    static let hardwareFailures: [([String], Int32, String)] = [
+        (["--driver", "ws2812-spi", "--device", "/nonexistent/spidev9.9", "--set", "move=1"], 69, "dtparam=spi=on"),
+        (["--driver", "leds-pio", "--device", "/nonexistent/leds7", "--set", "move=1"], 69, "ws2812-pio"),
+        (["--driver", "ws2812-spi", "--spi-hz", "2000000", "--dump-wire", "/tmp/ledring-unused.bin", "--set", "move=1"], 78, "--spi-hz"),
+        (["--driver", "apa102-spi", "--dump-wire", "/nonexistent/dir/x.bin", "--set", "move=1"], 69, "mkdir -p"),
+        (["--driver", "ws2812-spi", "--board", "toaster", "--set", "move=1"], 64, "unknown board"),
+        (["--driver", "ws2812-spi", "--order", "GRX", "--set", "move=1"], 64, "--order"),
+        (["--driver", "morse", "--set", "move=1"], 64, "--driver \"morse\""),
+        (["--driver", "ws2812-spi", "--simulate"], 64, "choose one output"),
+    ]
+
+    @Test(arguments: hardwareFailures)
+    func hardwareFailuresNameTheFix(arguments: [String], status: Int32, mentions: String) throws {
+        let run = try LedringProcess.run(arguments)
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stderr.contains(mentions), "stderr was: \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func boardsListsEveryBoard() throws {
+        let run = try LedringProcess.run(["boards"])
+        #expect(run.status == 0)
+        for id in ["rpi-zero-2w", "rpi3b", "rpi4b", "rpi400", "rpi-cm4", "rpi5", "orangepi-zero", "rockpi-4b", "beaglebone-black"] {
+            #expect(run.stdout.contains(id + " "), "\(id) missing")
+        }
+        #expect(run.stdout.contains("/dev/leds0"))
+    }
+
+    @Test func doctorOnAnEmptyRootFailsWithFixes() throws {
+        let root = temporaryPath("root")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let run = try LedringProcess.run(["doctor", "--root", root])
+        #expect(run.status == 69)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count >= 3)
+        #expect(lines.allSatisfy { $0.hasPrefix("✗ ") || $0.hasPrefix("✓ ") })
+        #expect(lines.filter { $0.hasPrefix("✗ ") }.allSatisfy { $0.contains("fix:") })
+    }
+
+    /// A Pi 4 root whose device nodes are plain files (making real character devices needs root):
+    /// the board, bufsiz and core clock checks pass, and the stray nodes are called out.
+    @Test func doctorOnAPiRootChecksEachPart() throws {
+        let root = temporaryPath("pi")
+        let fm = FileManager.default
+        func put(_ path: String, _ text: String) throws {
+            let full = root + path
+            try fm.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: full, atomically: true, encoding: .utf8)
+        }
+        defer { try? fm.removeItem(atPath: root) }
+        try put("/proc/device-tree/compatible", "raspberrypi,4-model-b\0brcm,bcm2711\0")
+        try put("/proc/device-tree/model", "Raspberry Pi 4 Model B Rev 1.4\0")
+        try put("/boot/firmware/config.txt", "dtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n")
+        try put("/sys/module/spidev/parameters/bufsiz", "65536\n")
+        try put("/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
+        try put("/etc/group", "root:x:0:\nspi:x:999:pi\ngpio:x:997:pi\n")
+        try put("/dev/spidev0.0", "")
+        try put("/dev/gpiochip0", "")
+        let run = try LedringProcess.run(["doctor", "--root", root])
+        #expect(run.status == 69, "\(run.stdout)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("✓ board: Raspberry Pi 4 Model B") })
+        #expect(lines.contains { $0.hasPrefix("✓ spidev bufsiz:") })
+        #expect(lines.contains { $0.hasPrefix("✓ core clock: core clock fixed at 500 MHz") })
+        #expect(lines.contains { $0.hasPrefix("✗ SPI device: /dev/spidev0.0 exists but is not a character device") })
+        #expect(lines.contains { $0.hasPrefix("✗ GPIO chip:") })
     }
 }

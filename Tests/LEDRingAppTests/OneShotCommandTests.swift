@@ -6,7 +6,7 @@ import Testing
     func frames(_ arguments: [String], holdOpen: Bool = false) throws -> [String] {
         let command = try OneShotCommand(options: try OneShotOptions(arguments), stdoutIsTerminal: false)
         var out: [String] = []
-        command.run(holdOpen: holdOpen, emit: { out.append($0); return true }, pace: { _ in },
+        command.run(holdOpen: holdOpen, emit: { frame, pixels in out.append(command.text(frame, pixels: pixels)); return true }, pace: { _ in },
                     shouldStop: { false }, hold: {})
         return out
     }
@@ -35,7 +35,7 @@ import Testing
                                                                        "--set", "move=1"]), stdoutIsTerminal: true)
         #expect(command.format == .ansi)
         var count = 0
-        command.run(holdOpen: true, emit: { _ in count += 1; return true }, pace: { _ in },
+        command.run(holdOpen: true, emit: { _, _ in count += 1; return true }, pace: { _ in },
                     shouldStop: { false }, hold: { held += 1 })
         #expect(count == 6 && held == 1)
     }
@@ -43,7 +43,7 @@ import Testing
     @Test func aClosedReaderEndsTheRun() throws {
         let command = try OneShotCommand(options: try OneShotOptions(["--simulate", "--frames", "100"]), stdoutIsTerminal: false)
         var count = 0
-        command.run(holdOpen: false, emit: { _ in count += 1; return count < 3 }, pace: { _ in },
+        command.run(holdOpen: false, emit: { _, _ in count += 1; return count < 3 }, pace: { _ in },
                     shouldStop: { false }, hold: {})
         #expect(count == 3)
     }
@@ -51,7 +51,7 @@ import Testing
     @Test func aStopRequestEndsTheRun() throws {
         let command = try OneShotCommand(options: try OneShotOptions(["--simulate", "--spin", "move"]), stdoutIsTerminal: true)
         var count = 0
-        command.run(holdOpen: true, emit: { _ in count += 1; return true }, pace: { _ in },
+        command.run(holdOpen: true, emit: { _, _ in count += 1; return true }, pace: { _ in },
                     shouldStop: { count >= 50 }, hold: {})
         #expect(count == 50)
     }

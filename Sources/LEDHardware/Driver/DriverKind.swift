@@ -1,0 +1,48 @@
+import LEDWire
+
+/// The outputs `--driver` names.
+public enum DriverKind: String, Hashable, Sendable, CaseIterable {
+    /// WS2812 / WS2812B / WS2813 (GRB) over SPI symbols.
+    case ws2812SPI = "ws2812-spi"
+    /// SK6812 RGB over SPI symbols.
+    case sk6812SPI = "sk6812-spi"
+    /// SK6812 RGBW over SPI symbols.
+    case sk6812wSPI = "sk6812w-spi"
+    /// APA102 over SPI (clocked).
+    case apa102SPI = "apa102-spi"
+    /// SK9822 over SPI (clocked).
+    case sk9822SPI = "sk9822-spi"
+    /// The Pi 5's PIO driver, `/dev/ledsN`.
+    case ledsPIO = "leds-pio"
+    /// Print frames instead of driving LEDs.
+    case simulate
+
+    /// Whether the driver sends SPI symbols for a self-clocked chip.
+    public var clocklessChip: ClocklessChip? {
+        switch self {
+        case .ws2812SPI: .ws2812b
+        case .sk6812SPI: .sk6812
+        case .sk6812wSPI: .sk6812rgbw
+        default: nil
+        }
+    }
+
+    /// The APA102 family variant, for clocked drivers.
+    public var apa102Variant: APA102Variant? {
+        switch self {
+        case .apa102SPI: .apa102
+        case .sk9822SPI: .sk9822
+        default: nil
+        }
+    }
+
+    /// Whether the driver talks to spidev.
+    public var usesSPI: Bool { clocklessChip != nil || apa102Variant != nil }
+
+    /// The SPI clock to request when none is given: 3.6 MHz for WS2812/SK6812 (see
+    /// `PiSPIClock.recommendedRequestHz`), 4 MHz for APA102/SK9822 (fast enough for any ring,
+    /// slow enough for long wires and ring connectors).
+    public var defaultSPIHz: UInt32 {
+        clocklessChip != nil ? UInt32(PiSPIClock.recommendedRequestHz) : 4_000_000
+    }
+}

@@ -1,0 +1,97 @@
+import LEDWire
+import RingRender
+
+/// Everything needed to build a hardware driver: which chip, which device, which clock.
+public struct DriverSettings: Sendable {
+    /// The chip and bus.
+    public var kind: DriverKind
+    /// The device node; nil uses the board's first SPI node, `/dev/spidev0.0`, or `/dev/leds0`.
+    public var device: String?
+    /// The SPI clock to request; nil uses the driver's default.
+    public var spiHz: UInt32?
+    /// The chip's colour order; nil uses the chip's usual one.
+    public var colorOrder: ColorOrder?
+    /// The board, for the clock its controller really makes and its device names.
+    public var board: Board?
+    /// Write frames to this file instead of the device.
+    public var dumpPath: String?
+    /// LEDs on the chain.
+    public var ledCount: Int
+    /// Root directory for sysfs reads (a fake root in tests).
+    public var root: String
+
+    /// Makes settings for `kind` on a chain of `ledCount` LEDs.
+    public init(kind: DriverKind, ledCount: Int, device: String? = nil, spiHz: UInt32? = nil,
+                colorOrder: ColorOrder? = nil, board: Board? = nil, dumpPath: String? = nil, root: String = "/") {
+        self.kind = kind
+        self.ledCount = ledCount
+        self.device = device
+        self.spiHz = spiHz
+        self.colorOrder = colorOrder
+        self.board = board
+        self.dumpPath = dumpPath
+        self.root = root
+    }
+
+    /// The device node the driver opens.
+    public var resolvedDevice: String {
+        if let device { return device }
+        if kind == .ledsPIO { return board?.pio?.device ?? "/dev/leds0" }
+        return board?.spi.first?.device ?? "/dev/spidev0.0"
+    }
+
+    /// Opens the transport and builds the encoder for the clock the controller really makes.
+    ///
+    /// The clock is the board's prediction from its divider rule when the board is known,
+    /// else what spidev accepted, else (dumping to a file) the request.
+    public func makeDriver(system: any SystemCalls = LinuxSystemCalls()) throws(HardwareError) -> LEDDriver {
+        guard kind != .simulate else {
+            throw HardwareError(kind: .invalidConfiguration, message: "the simulated output has no wire driver",
+                                fix: "use --simulate to print frames")
+        }
+        let requested = spiHz ?? kind.defaultSPIHz
+        var transport: any Transport
+        var acceptedHz = Double(requested)
+        if let dumpPath {
+            transport = try DumpTransport(path: dumpPath, system: system)
+        } else if kind == .ledsPIO {
+            transport = try LedsPIOTransport(device: resolvedDevice, system: system)
+        } else {
+            let spi = try SPIDevTransport(device: resolvedDevice, speedHz: requested, root: root, system: system)
+            acceptedHz = Double(spi.acceptedSpeedHz)
+            transport = spi
+        }
+        let clockHz = board?.actualSPIClockHz(requestedHz: UInt32(acceptedHz)).map(Double.init) ?? acceptedHz
+        let encoder: any WireEncoder
+        do {
+            encoder = try makeEncoder(clockHz: clockHz)
+        } catch {
+            try? transport.close()
+            throw HardwareError(kind: .invalidConfiguration, message: "\(kind.rawValue): \(error.message)",
+                                fix: "choose another --spi-hz")
+        }
+        let driver = LEDDriver(encoder: encoder, transport: transport, ledCount: ledCount,
+                               clockHz: kind.usesSPI ? clockHz : nil)
+        if let spi = transport as? SPIDevTransport {
+            do {
+                try spi.checkFits(byteCount: driver.frameLength, framing: encoder.splittable ? .splittable : .whole)
+            } catch {
+                try? transport.close()
+                throw error
+            }
+        }
+        return driver
+    }
+
+    /// The encoder for this chip at `clockHz`.
+    func makeEncoder(clockHz: Double) throws(WireError) -> any WireEncoder {
+        if let chip = kind.clocklessChip {
+            return try SPISymbolEncoder(chip: chip, clockHz: clockHz, colorOrder: colorOrder)
+        }
+        if let variant = kind.apa102Variant {
+            return try APA102Encoder(variant: variant, colorOrder: colorOrder ?? .bgr, clockHz: clockHz)
+        }
+        let rgbw = colorOrder?.hasWhite ?? false
+        return try LedsPioEncoder(rgbw: rgbw)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import LEDHardware
+import LEDRingTesting
+import LEDWire
+import RingRender
+import Testing
+
+/// Zephyr's build-all idea: every board file builds every driver it can carry on a fake kernel,
+/// and the bytes that reach the fake device decode back to the frame that was shown.
+@Suite struct DriverBuildAllTests {
+    static let catalog: BoardCatalog? = try? BoardCatalog.load(directory: boardsDirectory)
+    static let cases: [(String, DriverKind)] = (catalog?.boards ?? []).flatMap { board in
+        DriverKind.allCases.filter { $0 != .simulate && ($0 != .ledsPIO || board.pio != nil) }.map { (board.id, $0) }
+    }
+
+    /// A fake machine with the board's SPI and PIO nodes and a roomy spidev buffer.
+    func machine(for board: Board) -> FakeSystemCalls {
+        let fake = FakeSystemCalls()
+        for port in board.spi { fake.addDevice(port.device) }
+        if let pio = board.pio { fake.addDevice(pio.device) }
+        fake.addFile("/sys/module/spidev/parameters/bufsiz", "65536\n")
+        return fake
+    }
+
+    static let frame: [RGB8] = (0..<52).map { (i: Int) -> RGB8 in
+        let r = UInt8(i * 4), g = UInt8(255 - i), b = UInt8((i * 37) % 256)
+        return RGB8(r: r, g: g, b: b)
+    }
+
+    @Test func everyBoardFileIsCovered() {
+        #expect((DriverBuildAllTests.catalog?.boards.count ?? 0) >= 9)
+        #expect(DriverBuildAllTests.cases.count >= 9 * 5 + 1)
+    }
+
+    @Test(arguments: cases)
+    func boardBuildsDriverAndFrameRoundTrips(boardID: String, kind: DriverKind) throws {
+        let board = try #require(DriverBuildAllTests.catalog?.board(id: boardID))
+        let fake = machine(for: board)
+        let settings = DriverSettings(kind: kind, ledCount: DriverBuildAllTests.frame.count, board: board)
+        let driver = try settings.makeDriver(system: fake)
+        try driver.show(DriverBuildAllTests.frame)
+        try driver.close()
+        let sent = fake.written(to: settings.resolvedDevice)
+        #expect(sent.count == driver.frameLength)
+        let expected = DriverBuildAllTests.frame
+        if let chip = kind.clocklessChip {
+            let clock = try #require(driver.clockHz)
+            let encoder = try SPISymbolEncoder(chip: chip, clockHz: clock)
+            let decoded = try encoder.decoder.decode(sent)
+            if chip == .sk6812rgbw {
+                // min(r,g,b) moves to white: the light r+w etc. is kept.
+                #expect(decoded.pixels.map { RGB8(r: $0.r &+ $0.w, g: $0.g &+ $0.w, b: $0.b &+ $0.w) } == expected)
+            } else {
+                #expect(decoded.pixels.map(\.rgb) == expected)
+            }
+        } else if let variant = kind.apa102Variant {
+            let decoded = try APA102Encoder(variant: variant).decode(sent, ledCount: expected.count)
+            #expect(decoded.map(\.colour) == expected)
+        } else {
+            #expect(try LedsPioEncoder().decode(sent).map(\.rgb) == expected)
+        }
+    }
+
+    @Test func theBoardsClockPredictionFeedsTheEncoder() throws {
+        let board = try #require(DriverBuildAllTests.catalog?.board(id: "rpi4b"))
+        let driver = try DriverSettings(kind: .ws2812SPI, ledCount: 12, board: board).makeDriver(system: machine(for: board))
+        // 3.6 MHz requested from the Pi 4's 500 MHz core: divider 140, 3.571 MHz on the wire.
+        #expect(driver.clockHz == 3_571_428)   // whole Hz: 500 000 000 / 140
+    }
+
+    @Test func aFrameLargerThanBufsizIsRefusedBeforeTheFirstFrame() throws {
+        let fake = FakeSystemCalls()
+        fake.addDevice("/dev/spidev0.0")
+        fake.addFile("/sys/module/spidev/parameters/bufsiz", "4096\n")
+        #expect {
+            _ = try DriverSettings(kind: .ws2812SPI, ledCount: 1024).makeDriver(system: fake)
+        } throws: { error in
+            guard let error = error as? HardwareError else { return false }
+            return error.kind == .frameTooLarge && error.description.contains("spidev.bufsiz")
+        }
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
+    @Test func anUnsupportedClockIsRefusedWithTheRanges() {
+        let fake = FakeSystemCalls()
+        fake.addDevice("/dev/spidev0.0")
+        #expect {
+            _ = try DriverSettings(kind: .ws2812SPI, ledCount: 12, spiHz: 2_000_000).makeDriver(system: fake)
+        } throws: { error in
+            (error as? HardwareError)?.description.contains("3.16–4.00 MHz") == true
+        }
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
+    @Test func showRejectsAFrameOfTheWrongSize() throws {
+        let recording = RecordingTransport()
+        let driver = LEDDriver(encoder: try APA102Encoder(), transport: recording, ledCount: 4)
+        #expect(throws: HardwareError.self) { try driver.show([.black]) }
+        try driver.show([RGB8](repeating: .black, count: 4))
+        #expect(recording.transfers.count == 1)
+        #expect(recording.transfers.first?.framing == .splittable)
+    }
+}
