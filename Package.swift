@@ -7,6 +7,7 @@ let package = Package(
     name: "ledring",
     products: [
         .executable(name: "ledring", targets: ["ledring"]),
+        .executable(name: "ledring-bench", targets: ["ledring-bench"]),
         .library(name: "RingRender", targets: ["RingRender"]),
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
@@ -20,11 +21,12 @@ let package = Package(
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
+        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTesting"], exclude: ["Golden"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "LEDWire"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

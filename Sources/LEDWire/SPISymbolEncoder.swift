@@ -48,6 +48,11 @@ public struct SPISymbolEncoder: WireEncoder {
     /// For each colour byte value, its `bytesPerColourByte` SPI bytes, built once at init so a
     /// frame is table copies only.
     private let table: [UInt8]
+    /// The same table as one little-endian word per colour byte, so a frame stores 4 or 8 bytes
+    /// at a time instead of copying bytes one by one.
+    private let words: [UInt64]
+    /// For each channel on the wire, where its level sits in the packed `r | g<<8 | b<<16 | w<<24`.
+    private let shifts: [UInt32]
 
     /// Makes an encoder for `chip` at the SPI clock `clockHz` really runs at.
     ///
@@ -109,7 +114,20 @@ public struct SPISymbolEncoder: WireEncoder {
         self.leadingZeroBytes = leading
         self.latchBytes = Swift.max(latch, 0)
         self.bytesPerColourByte = scheme.width.bits
-        self.table = Self.makeTable(scheme)
+        let table = Self.makeTable(scheme)
+        self.table = table
+        let step = scheme.width.bits
+        self.words = (0..<256).map { value in
+            (0..<step).reduce(UInt64(0)) { word, j in word | UInt64(table[value * step + j]) << (8 * UInt64(j)) }
+        }
+        self.shifts = order.channels.map { channel in
+            switch channel {
+            case .red: 0
+            case .green: 8
+            case .blue: 16
+            case .white: 24
+            }
+        }
     }
 
     /// Lays out the SPI bytes of every colour byte value, MSB first, `8 / width` symbols a byte.
@@ -163,17 +181,44 @@ public struct SPISymbolEncoder: WireEncoder {
             out[offset] = 0
             offset += 1
         }
-        let step = bytesPerColourByte
         let white = colorOrder.hasWhite
-        table.withUnsafeBufferPointer { symbols in
-            for pixel in pixels {
-                let colour = white ? whiteExtraction.split(pixel) : RGBW8(r: pixel.r, g: pixel.g, b: pixel.b, w: 0)
-                for channel in colorOrder.channels {
-                    let base = Int(ColorOrder.level(of: channel, in: colour)) * step
-                    for index in 0..<step {
-                        out[offset + index] = symbols[base + index]
+        let extraction = whiteExtraction
+        guard let base = out.baseAddress else { return }
+        // The hot loop: one table lookup and one 4- or 8-byte store per colour byte.
+        words.withUnsafeBufferPointer { lut in
+            // The common case — three channels, 4-bit symbols — unrolled: three lookups and three
+            // 4-byte stores per LED.
+            if !white, bytesPerColourByte == 4, shifts.count == 3 {
+                let s0 = shifts[0], s1 = shifts[1], s2 = shifts[2]
+                for pixel in pixels {
+                    let packed = UInt32(pixel.r) | UInt32(pixel.g) << 8 | UInt32(pixel.b) << 16
+                    let w0 = UInt32(truncatingIfNeeded: lut[Int(UInt8(truncatingIfNeeded: packed >> s0))])
+                    let w1 = UInt32(truncatingIfNeeded: lut[Int(UInt8(truncatingIfNeeded: packed >> s1))])
+                    let w2 = UInt32(truncatingIfNeeded: lut[Int(UInt8(truncatingIfNeeded: packed >> s2))])
+                    base.storeBytes(of: w0.littleEndian, toByteOffset: offset, as: UInt32.self)
+                    base.storeBytes(of: w1.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+                    base.storeBytes(of: w2.littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+                    offset += 12
+                }
+                return
+            }
+            shifts.withUnsafeBufferPointer { shifts in
+                for pixel in pixels {
+                    var packed = UInt32(pixel.r) | UInt32(pixel.g) << 8 | UInt32(pixel.b) << 16
+                    if white {
+                        let c = extraction.split(pixel)
+                        packed = UInt32(c.r) | UInt32(c.g) << 8 | UInt32(c.b) << 16 | UInt32(c.w) << 24
                     }
-                    offset += step
+                    for shift in shifts {
+                        let word = lut[Int(UInt8(truncatingIfNeeded: packed >> shift))]
+                        if bytesPerColourByte == 4 {
+                            base.storeBytes(of: UInt32(truncatingIfNeeded: word).littleEndian, toByteOffset: offset,
+                                            as: UInt32.self)
+                        } else {
+                            base.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
+                        }
+                        offset += bytesPerColourByte
+                    }
                 }
             }
         }

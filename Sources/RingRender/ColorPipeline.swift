@@ -60,7 +60,9 @@ public struct ColorPipeline: Hashable, Sendable {
     @inlinable
     public static func quantise(_ c: LinearRGB) -> RGB8 {
         let r = clamp01(c.r) * 255, g = clamp01(c.g) * 255, b = clamp01(c.b) * 255
-        var out = RGB8(r: UInt8(r.rounded()), g: UInt8(g.rounded()), b: UInt8(b.rounded()))
+        // Adding ½ and truncating rounds these non-negative values to nearest without a libm
+        // call per channel (`rounded()` is not inlined and was a tenth of the frame's cost).
+        var out = RGB8(r: UInt8(r + 0.5), g: UInt8(g + 0.5), b: UInt8(b + 0.5))
         if out == .black, r + g + b > 0 {
             if r >= g && r >= b { out.r = 1 } else if g >= b { out.g = 1 } else { out.b = 1 }
         }

@@ -124,7 +124,8 @@ public struct ProgressMapper: Sendable {
         let T = Float(turns) * nf
         let soft = appearance.cap == .round
         for k in 0..<n {
-            var d = (Float(k) - T).truncatingRemainder(dividingBy: nf)
+            // k and T are both in [0, N), so one conditional add wraps d (no fmodf per LED).
+            var d = Float(k) - T
             if d < 0 { d += nf }
             // Overlap of the LED's arc [d, d+1) with the spinner's arc [0, L) and its wrap [N, N+L).
             let direct = Swift.max(0, Swift.min(d + 1, length) - d)

@@ -75,8 +75,15 @@ public struct Renderer: Sendable {
             case (.progress(let p), .bar): mapper.drawBar(progress: p, into: positions)
             case (.progress(let p), _): mapper.drawCircle(progress: p, into: positions)
             }
+            // Walk the chain index alongside the position instead of a modulo per LED.
+            let step = segment.direction == .clockwise ? 1 : n - 1
             light.withUnsafeMutableBufferPointer { chain in
-                for k in 0..<n { chain[offset + segment.physicalIndex(ofPosition: k)] = positions[k] }
+                var index = segment.physicalIndex(ofPosition: 0)
+                for k in 0..<n {
+                    chain[offset + index] = positions[k]
+                    index += step
+                    if index >= n { index -= n }
+                }
             }
         }
     }

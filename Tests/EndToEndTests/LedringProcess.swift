@@ -9,18 +9,23 @@ struct LedringProcess {
     }
 
     /// The `ledring` executable built next to this test bundle.
-    static let executable: URL = {
+    static let executable = built("ledring")
+
+    /// A product of this package built next to this test bundle.
+    static func built(_ name: String) -> URL {
         let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
         let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("ledring"),
-            bundleDirectory.appendingPathComponent("ledring"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ledring"),
+            Bundle.main.bundleURL.appendingPathComponent(name),
+            bundleDirectory.appendingPathComponent(name),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
-    }()
+    }
 
-    /// Runs ledring with `arguments` and no terminal, waiting for it to exit.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs ledring (or another built product) with `arguments` and no terminal, waiting for it
+    /// to exit.
+    static func run(_ arguments: [String], environment: [String: String] = [:],
+                    executable: URL = LedringProcess.executable) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LEDHardware
+import LEDWire
+import RingRender
+
+/// Times the render and encode paths: best of several repetitions, each long enough that the
+/// clock's resolution does not matter.
+struct Benchmark {
+    var repetitions: Int
+    var secondsPerRepetition: Double
+
+    /// The clock the Pi really makes for WS2812 (3.6 MHz requested, 25/7 MHz delivered).
+    static let ws2812Clock = 25_000_000.0 / 7
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
+    }
+
+    /// Best nanoseconds per call of `body`.
+    func time(_ body: (Int) -> Void) -> Double {
+        // Calibrate: how many calls fill one repetition.
+        var calls = 1
+        while true {
+            let start = Benchmark.now()
+            for i in 0..<calls { body(i) }
+            let elapsed = Benchmark.now() - start
+            if elapsed > secondsPerRepetition * 1e9 / 4 || calls > 1 << 26 {
+                calls = max(1, Int(Double(calls) * secondsPerRepetition * 1e9 / max(elapsed, 1)))
+                break
+            }
+            calls *= 4
+        }
+        var best = Double.infinity
+        var offset = 0
+        for _ in 0..<repetitions {
+            let start = Benchmark.now()
+            for i in 0..<calls { body(offset + i) }
+            best = min(best, (Benchmark.now() - start) / Double(calls))
+            offset += calls
+        }
+        return best
+    }
+
+    /// A chain of `leds` LEDs: a ring with a gradient and a head that moves every frame (past
+    /// 100 %, so laps and the shadow are drawn) and a spinner on the rest.
+    static func scene(leds: Int) throws -> (Renderer, [RingState]) {
+        let first = max(1, leds / 2 + leds % 2), second = leds - first
+        var rings = [RingSpec(name: "fill", segments: [Segment(ledCount: first)],
+                              appearance: RingAppearance(gradient: Palette.move, highlight: 0.3))]
+        var states = [RingState(value: 0)]
+        states[0].set(1.7, at: 0, duration: 1_000_000, curve: .linear)
+        if second > 0 {
+            rings.append(RingSpec(name: "spin", segments: [Segment(ledCount: second)],
+                                  appearance: RingAppearance(gradient: Palette.stand)))
+            var spin = RingState()
+            spin.spin(at: 0)
+            states.append(spin)
+        }
+        return (Renderer(layout: try RingLayout(rings: rings)), states)
+    }
+
+    func frameCosts(leds: Int) throws -> [Measurement] {
+        var (renderer, states) = try Benchmark.scene(leds: leds)
+        let ws2812 = try SPISymbolEncoder(chip: .ws2812b, clockHz: Benchmark.ws2812Clock)
+        let apa102 = try APA102Encoder()
+        let wire = ws2812.wireTimeMicroseconds(ledCount: leds)
+        // Frame i shows t = i / 60 s, so the head and spinner move on every frame.
+        let render = time { i in renderer.render(states: states, at: Double(i) / 60) }
+        let frame = renderer.frame
+        var bytes = [UInt8](repeating: 0, count: ws2812.encodedLength(ledCount: leds))
+        var apaBytes = [UInt8](repeating: 0, count: apa102.encodedLength(ledCount: leds))
+        let encodeWS = time { _ in try? ws2812.encode(frame, into: &bytes) }
+        let encodeAPA = time { _ in try? apa102.encode(frame, into: &apaBytes) }
+        let driver = LEDDriver(encoder: ws2812, transport: DiscardTransport(), ledCount: leds)
+        let whole = time { i in
+            renderer.render(states: states, at: Double(i) / 60)
+            try? driver.show(renderer.frame)
+        }
+        return [
+            Measurement(name: "render", leds: leds, nsPerFrame: render, wireMicroseconds: wire),
+            Measurement(name: "encode-ws2812", leds: leds, nsPerFrame: encodeWS, wireMicroseconds: wire),
+            Measurement(name: "encode-apa102", leds: leds, nsPerFrame: encodeAPA, wireMicroseconds: wire),
+            Measurement(name: "whole-path", leds: leds, nsPerFrame: whole, wireMicroseconds: wire),
+        ]
+    }
+
+    /// Renders and encodes `frames` frames of the scene, untimed.
+    static func profileWholePath(leds: Int, frames: Int) throws {
+        var (renderer, states) = try scene(leds: leds)
+        let driver = LEDDriver(encoder: try SPISymbolEncoder(chip: .ws2812b, clockHz: ws2812Clock),
+                               transport: DiscardTransport(), ledCount: leds)
+        for i in 0..<frames {
+            renderer.render(states: states, at: Double(i) / 60)
+            try driver.show(renderer.frame)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+// ledring-bench: what a frame costs against the wire it goes out on.
+//
+// `swift run -c release ledring-bench [--json] [--quick]`
+#if canImport(Glibc)
+import Glibc
+#endif
+import LEDHardware
+import LEDWire
+import RingRender
+
+/// One line to standard error (the C `stderr` global is not concurrency-safe in Swift 6).
+func complain(_ line: String) {
+    let text = "ledring-bench: " + line + "\n"
+    _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let json = arguments.contains("--json")
+let quick = arguments.contains("--quick")
+// --profile: a fixed amount of whole-path work at 112 LEDs and no timing, for
+// `valgrind --tool=callgrind`, which counts instructions repeatably on a noisy machine.
+let profile = arguments.contains("--profile")
+for argument in arguments where !["--json", "--quick", "--profile"].contains(argument) {
+    complain("unknown option \"\(argument)\"; usage: ledring-bench [--json] [--quick] [--profile]")
+    exit(64)
+}
+if profile {
+    do {
+        try Benchmark.profileWholePath(leds: 112, frames: 2000)
+    } catch {
+        complain("\(error)")
+        exit(70)
+    }
+    exit(0)
+}
+
+let benchmark = Benchmark(repetitions: quick ? 2 : 5, secondsPerRepetition: quick ? 0.02 : 0.1)
+var results: [Measurement] = []
+do {
+    for leds in [12, 24, 60, 112, 300, 1000] {
+        results += try benchmark.frameCosts(leds: leds)
+    }
+} catch {
+    complain("\(error)")
+    exit(70)
+}
+if json {
+    for result in results { print(result.json) }
+} else {
+    print(Measurement.tableHeader)
+    for result in results { print(result.tableRow) }
+}
