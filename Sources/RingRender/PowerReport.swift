@@ -21,6 +21,6 @@ public struct PowerReport: Hashable, Sendable {
     /// True when the limiter dimmed the frame.
     public var limited: Bool { scale < 1 }
 
-    /// Nothing drawn yet.
-    public static let idle = PowerReport(milliamps: 0, scale: 1, idleMilliamps: 0, withinBudget: true)
+    /// Nothing drawn yet: no current, not limited.
+    public static let empty = PowerReport(milliamps: 0, scale: 1, idleMilliamps: 0, withinBudget: true)
 }

@@ -31,7 +31,7 @@ public struct Renderer: Sendable {
     /// `render`: the same light as `frame`, with more steps near black.
     public private(set) var frame16: [RGB16]
     /// What the current limiter did to the last frame.
-    public private(set) var power: PowerReport = .idle
+    public private(set) var power: PowerReport = .empty
 
     private let mappers: [ProgressMapper]
     private var scratch: [LinearRGB]
