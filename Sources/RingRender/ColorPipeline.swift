@@ -40,6 +40,14 @@ public struct ColorPipeline: Hashable, Sendable {
         self.correction = correction
     }
 
+    /// Makes a pipeline with a named correction preset (a strip type, a colour temperature, or
+    /// both `combined(with:)`).
+    public init(brightness: Float = 1, gamma: Gamma, correction: ColorCorrection) {
+        self.brightness = brightness
+        self.gamma = gamma
+        self.correction = correction.factors
+    }
+
     /// The drive level (0…1, linear in emitted light) of one linear colour.
     @inlinable
     public func drive(_ c: LinearRGB) -> LinearRGB {
@@ -67,6 +75,22 @@ public struct ColorPipeline: Hashable, Sendable {
             if r >= g && r >= b { out.r = 1 } else if g >= b { out.g = 1 } else { out.b = 1 }
         }
         return out
+    }
+
+    /// The 16-bit drive levels for `c`, rounded to nearest, for outputs with more than 8 bits
+    /// (APA102 HDR). No floor for lit LEDs is needed: one 16-bit step is far below what shows.
+    @inlinable
+    public static func quantise16(_ c: LinearRGB) -> RGB16 {
+        RGB16(r: UInt16((clamp01(c.r) * 65535).rounded()), g: UInt16((clamp01(c.g) * 65535).rounded()),
+              b: UInt16((clamp01(c.b) * 65535).rounded()))
+    }
+
+    /// The drive level of `c` clamped to 0…1 per channel (NaN to 0): what the limiter and the
+    /// quantisers take, so scaling never meets a level above full.
+    @inlinable
+    public func clampedDrive(_ c: LinearRGB) -> LinearRGB {
+        let d = drive(c)
+        return LinearRGB(r: clamp01(d.r), g: clamp01(d.g), b: clamp01(d.b))
     }
 
     /// Runs every LED of `input` through the pipeline into `output` (same count).

@@ -27,6 +27,8 @@ public struct Gradient: Sendable {
     public let stops: [GradientStop]
     /// What the gradient's 0…1 is measured over.
     public let span: GradientSpan
+    /// How stops blend: straight OKLab by default, or round the OKLCh hue circle.
+    public let interpolation: GradientInterpolation
     /// The linear colour at location 0.
     public let startColor: LinearRGB
     /// The linear colour at location 1.
@@ -49,7 +51,8 @@ public struct Gradient: Sendable {
 
     /// A gradient from `stops` (one stop is a solid colour). Locations must be within 0…1 and
     /// not decreasing.
-    public init(stops: [GradientStop], span: GradientSpan = .ring) throws(Problem) {
+    public init(stops: [GradientStop], span: GradientSpan = .ring,
+                interpolation: GradientInterpolation = .oklab) throws(Problem) {
         guard !stops.isEmpty else { throw .noStops }
         for (index, stop) in stops.enumerated() {
             guard stop.location.isFinite, stop.location >= 0, stop.location <= 1 else {
@@ -57,13 +60,14 @@ public struct Gradient: Sendable {
             }
             if index > 0, stop.location < stops[index - 1].location { throw .locationsOutOfOrder(index: index) }
         }
-        self.init(validated: stops, span: span)
+        self.init(validated: stops, span: span, interpolation: interpolation)
     }
 
     /// A two-stop gradient from `start` to `end`.
-    public init(from start: RGB8, to end: RGB8, span: GradientSpan = .ring) {
+    public init(from start: RGB8, to end: RGB8, span: GradientSpan = .ring,
+                interpolation: GradientInterpolation = .oklab) {
         self.init(validated: [GradientStop(color: start, location: 0), GradientStop(color: end, location: 1)],
-                  span: span)
+                  span: span, interpolation: interpolation)
     }
 
     /// A single colour.
@@ -73,30 +77,37 @@ public struct Gradient: Sendable {
 
     /// The same stops measured over another span.
     public func with(span: GradientSpan) -> Gradient {
-        Gradient(validated: stops, span: span)
+        Gradient(validated: stops, span: span, interpolation: interpolation)
     }
 
-    private init(validated stops: [GradientStop], span: GradientSpan) {
+    /// The same stops blended another way.
+    public func with(interpolation: GradientInterpolation) -> Gradient {
+        Gradient(validated: stops, span: span, interpolation: interpolation)
+    }
+
+    private init(validated stops: [GradientStop], span: GradientSpan, interpolation: GradientInterpolation) {
         self.stops = stops
         self.span = span
+        self.interpolation = interpolation
         let labs = stops.map { OKLab(SRGB.linear($0.color)) }
         var table: [LinearRGB] = []
         table.reserveCapacity(Gradient.tableSize)
         for i in 0..<Gradient.tableSize {
             let u = Float(i) / Float(Gradient.tableSize - 1)
-            table.append(Gradient.interpolate(u, stops: stops, labs: labs))
+            table.append(Gradient.interpolate(u, stops: stops, labs: labs, interpolation: interpolation))
         }
         self.table = table
         self.startColor = labs[0].linear
         self.endColor = labs[labs.count - 1].linear
     }
 
-    static func interpolate(_ u: Float, stops: [GradientStop], labs: [OKLab]) -> LinearRGB {
+    static func interpolate(_ u: Float, stops: [GradientStop], labs: [OKLab],
+                            interpolation: GradientInterpolation = .oklab) -> LinearRGB {
         if u <= stops[0].location { return labs[0].linear }
         for i in 1..<stops.count where u <= stops[i].location {
             let a = stops[i - 1].location, b = stops[i].location
             let t = b > a ? (u - a) / (b - a) : 1
-            return labs[i - 1].mixed(with: labs[i], amount: t).linear
+            return interpolation.mix(labs[i - 1], labs[i], amount: t).linear
         }
         return labs[labs.count - 1].linear
     }

@@ -8,30 +8,60 @@ public enum RingValue: Hashable, Sendable {
 
 /// Renders a layout's rings into one frame of drive levels, in physical chain order.
 ///
+/// Per frame: the mapper draws linear light; the colour pipeline turns it into drive levels;
+/// the current limiter scales them uniformly if the frame would exceed its budget; the dither
+/// stage quantises to 8 bits; the same drive levels also give the 16-bit frame.
 /// Owns its buffers: after `init` a frame allocates nothing.
 public struct Renderer: Sendable {
     /// The rings on the chain.
     public let layout: RingLayout
     /// Colour output stages.
     public var pipeline: ColorPipeline
+    /// The current budget and power model; the Pi 5 V pin default unless told otherwise.
+    public var limiter: CurrentLimiter
+    /// When the 8-bit output is temporally dithered.
+    public var dithering: Dithering
     /// Linear light of every LED on the chain, from the last `render`.
     public private(set) var light: [LinearRGB]
-    /// Drive levels of every LED on the chain, from the last `render`.
+    /// Drive levels of every LED on the chain (0…1, after limiting), from the last `render`.
+    public private(set) var drive: [LinearRGB]
+    /// 8-bit drive levels of every LED on the chain, from the last `render`.
     public private(set) var frame: [RGB8]
+    /// 16-bit drive levels of every LED on the chain (for APA102/SK9822 HDR), from the last
+    /// `render`: the same light as `frame`, with more steps near black.
+    public private(set) var frame16: [RGB16]
+    /// What the current limiter did to the last frame.
+    public private(set) var power: PowerReport = .empty
 
     private let mappers: [ProgressMapper]
     private var scratch: [LinearRGB]
+    private var dither: TemporalDither
 
-    /// A renderer for `layout` with `pipeline`.
-    public init(layout: RingLayout, pipeline: ColorPipeline = ColorPipeline()) {
+    /// A renderer for `layout` with `pipeline`, a current limiter (default: WS2812B at the Pi
+    /// 5 V pin budget) and a dithering mode (default: while animating).
+    public init(layout: RingLayout, pipeline: ColorPipeline = ColorPipeline(),
+                limiter: CurrentLimiter = CurrentLimiter(), dithering: Dithering = .auto) {
         self.layout = layout
         self.pipeline = pipeline
+        self.limiter = limiter
+        self.dithering = dithering
         self.mappers = layout.rings.map { ProgressMapper(appearance: $0.appearance) }
         self.light = Array(repeating: .black, count: layout.ledCount)
+        self.drive = Array(repeating: .black, count: layout.ledCount)
         self.frame = Array(repeating: .black, count: layout.ledCount)
+        self.frame16 = Array(repeating: .black, count: layout.ledCount)
+        self.dither = TemporalDither(count: layout.ledCount)
         let widest = layout.rings.flatMap(\.segments).map(\.ledCount).max() ?? 0
         self.scratch = Array(repeating: .black, count: widest)
     }
+
+    /// The estimated current of the last frame after limiting, in mA, idle included.
+    public var milliamps: Double { power.milliamps }
+    /// The uniform scale the limiter applied to the last frame (1: not limited).
+    public var scale: Float { power.scale }
+    /// True while the last frame was dithered and showing more frames still brings some LED
+    /// closer to its exact level: a daemon keeps refreshing, at a low rate, only while this holds.
+    public var needsRefresh: Bool { dither.needsRefresh }
 
     /// What each ring shows at time `t`, from its state.
     public func values(for states: [RingState], at t: Double) -> [RingValue] {
@@ -43,8 +73,14 @@ public struct Renderer: Sendable {
         }
     }
 
-    /// Renders one frame: `values[i]` is what ring i shows (missing values show 0).
+    /// Renders one still frame: `values[i]` is what ring i shows (missing values show 0).
     public mutating func render(_ values: [RingValue]) {
+        render(values, animating: false)
+    }
+
+    /// Renders one frame; `animating` says whether it is part of an animation, which decides
+    /// dithering in `.auto` mode (a still frame is rounded plainly, so it never shimmers).
+    public mutating func render(_ values: [RingValue], animating: Bool) {
         for (index, ring) in layout.rings.enumerated() {
             let value = index < values.count ? values[index] : .progress(0)
             var offset = layout.offsets[index]
@@ -54,14 +90,26 @@ public struct Renderer: Sendable {
             }
         }
         let pipeline = self.pipeline
+        let limiter = self.limiter
+        let dithered = dithering.applies(animating: animating)
         light.withUnsafeBufferPointer { input in
-            frame.withUnsafeMutableBufferPointer { output in pipeline.process(input, into: output) }
+            drive.withUnsafeMutableBufferPointer { levels in
+                for i in 0..<Swift.min(input.count, levels.count) { levels[i] = pipeline.clampedDrive(input[i]) }
+                power = frame.withUnsafeMutableBufferPointer { output in
+                    limiter.apply(to: levels, dither: &dither, dithered: dithered, into: output)
+                }
+                frame16.withUnsafeMutableBufferPointer { wide in
+                    for i in 0..<Swift.min(levels.count, wide.count) { wide[i] = ColorPipeline.quantise16(levels[i]) }
+                }
+            }
         }
     }
 
-    /// Renders the frame for `states` at time `t`.
+    /// Renders the frame for `states` at time `t`; it counts as animating while any ring is
+    /// in a transition or spinning.
     public mutating func render(states: [RingState], at t: Double) {
-        render(values(for: states, at: t))
+        let animating = states.contains { $0.spinningSince != nil || $0.isAnimating(at: t) }
+        render(values(for: states, at: t), animating: animating)
     }
 
     private mutating func drawSegment(_ segment: Segment, of shape: RingShape, value: RingValue,

@@ -146,7 +146,9 @@ import Testing
     // Golden frames of the demo rings.
     @Test(arguments: [0.0, 0.5, 1.0, 1.3])
     func demoRingsMatchTheirGoldenFrame(p: Double) throws {
-        var renderer = Renderer(layout: try RingLayout(rings: Palette.activityRings()))
+        // The golden frames record the look, so no power budget: the default 500 mA limit would
+        // dim the full rings, and that is tested on its own in CurrentLimiterTests.
+        var renderer = Renderer(layout: try RingLayout(rings: Palette.activityRings()), limiter: .unlimited())
         renderer.render([.progress(p), .progress(p), .progress(p)])
         var text = "# demo rings at \(p): drive levels in chain order, one ring per line\n"
         for (i, ring) in renderer.layout.rings.enumerated() {

@@ -1,0 +1,104 @@
+/// Temporal dithering to 8 bits: each LED's rounding error is carried to its next frame, so the
+/// average over a few frames equals the exact drive level and a slow fade at low brightness has
+/// no visible steps.
+///
+/// Errors are kept in 8-bit steps, one float per channel per LED, in buffers made once. A frame is
+/// quantised into a pending error buffer and `commit()` makes it current; that lets the current
+/// limiter try a frame, scale it and quantise it again without carrying the rejected try's error.
+public struct TemporalDither: Sendable {
+    /// The error each LED carries into the next frame, in 8-bit steps (−0.5…0.5).
+    public private(set) var error: [LinearRGB]
+    private var pending: [LinearRGB]
+    private var pendingResidual: Float = 0
+    /// The largest distance, in 8-bit steps, of any channel's exact level from a whole level in the
+    /// last committed frame, if that frame was dithered (0 when it was not).
+    public private(set) var residual: Float = 0
+
+    /// How far from a whole 8-bit level a channel must be for dithering it to be worth refreshing
+    /// for: below 1/32 of a step the average moves by less than the eye or the LED resolves.
+    public static let refreshThreshold: Float = 1.0 / 32
+
+    /// A dither stage for `count` LEDs, with no error carried yet.
+    public init(count: Int) {
+        error = Array(repeating: .black, count: Swift.max(count, 0))
+        pending = error
+    }
+
+    /// True while the last frame was dithered and some LED still sits between two levels, so
+    /// showing more frames brings its average closer: a daemon keeps refreshing (at a low rate)
+    /// only then.
+    public var needsRefresh: Bool { residual > TemporalDither.refreshThreshold }
+
+    /// Forgets every carried error (the next dithered frame starts from plain rounding).
+    public mutating func reset() {
+        for i in error.indices { error[i] = .black }
+        residual = 0
+    }
+
+    /// Quantises drive levels (0…1) into `output`: with the carried error when `dithered`, plainly
+    /// (`ColorPipeline.quantise`) otherwise. The new error is pending until `commit()`.
+    ///
+    /// No channel goes more than one step above its exact level, and a channel at 0 stays dark:
+    /// the current limiter relies on both. A lit LED keeps level 1 on its brightest channel, so
+    /// below one step it holds steady instead of blinking.
+    public mutating func quantise(_ drive: UnsafeBufferPointer<LinearRGB>, into output: UnsafeMutableBufferPointer<RGB8>,
+                                  dithered: Bool) {
+        let count = Swift.min(drive.count, output.count, error.count)
+        var worst: Float = 0
+        error.withUnsafeBufferPointer { carried in
+            pending.withUnsafeMutableBufferPointer { next in
+                for i in 0..<count {
+                    let x = drive[i]
+                    guard dithered else {
+                        output[i] = ColorPipeline.quantise(x)
+                        next[i] = .black
+                        continue
+                    }
+                    let e = carried[i]
+                    var r = TemporalDither.channel(x.r, e.r), g = TemporalDither.channel(x.g, e.g)
+                    var b = TemporalDither.channel(x.b, e.b)
+                    if r.level == 0 && g.level == 0 && b.level == 0 {
+                        let xr = clamp01(x.r), xg = clamp01(x.g), xb = clamp01(x.b)
+                        if xr + xg + xb > 0 {
+                            if xr >= xg && xr >= xb { r = TemporalDither.forced(xr, e.r) } else if xg >= xb {
+                                g = TemporalDither.forced(xg, e.g)
+                            } else { b = TemporalDither.forced(xb, e.b) }
+                        }
+                    }
+                    output[i] = RGB8(r: r.level, g: g.level, b: b.level)
+                    next[i] = LinearRGB(r: r.error, g: g.error, b: b.error)
+                    worst = Swift.max(worst, TemporalDither.fraction(x.r), TemporalDither.fraction(x.g),
+                                      TemporalDither.fraction(x.b))
+                }
+            }
+        }
+        pendingResidual = worst
+    }
+
+    /// Makes the last `quantise` the current frame: its error is carried from now on.
+    public mutating func commit() {
+        swap(&error, &pending)
+        residual = pendingResidual
+    }
+
+    /// One dithered channel: the level nearest to exact + carried error, and the error left over.
+    static func channel(_ x: Float, _ carried: Float) -> (level: UInt8, error: Float) {
+        let exact = clamp01(x) * 255
+        // A dark channel stays dark, whatever error it carries: no ghost light on off LEDs.
+        guard exact > 0 else { return (0, 0) }
+        let wanted = exact + carried
+        let level = Swift.min(Swift.max(wanted.rounded(), 0), 255)
+        return (UInt8(level), Swift.min(Swift.max(wanted - level, -0.5), 0.5))
+    }
+
+    /// The brightest channel of a lit LED that would round to black: held at level 1.
+    static func forced(_ x: Float, _ carried: Float) -> (level: UInt8, error: Float) {
+        (1, Swift.max(x * 255 + carried - 1, -0.5))
+    }
+
+    /// How far a channel's exact level is from the nearest whole level, in steps (0 when dark or full).
+    static func fraction(_ x: Float) -> Float {
+        let exact = clamp01(x) * 255
+        return Swift.abs(exact - exact.rounded())
+    }
+}

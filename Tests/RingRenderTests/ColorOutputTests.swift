@@ -1,0 +1,175 @@
+import Testing
+@testable import RingRender
+
+@Suite("Gamma, correction and presets")
+struct ColorCorrectionTests {
+    @Test func fastLEDPresetsAreTheirBytesOver255() throws {
+        #expect(ColorCorrection.typicalLEDStrip.factors == LinearRGB(r: 1, g: 176.0 / 255, b: 240.0 / 255))
+        #expect(ColorCorrection.typicalSMD5050.factors == ColorCorrection.typicalLEDStrip.factors)
+        #expect(ColorCorrection.typical8mmPixel.factors == LinearRGB(r: 1, g: 224.0 / 255, b: 140.0 / 255))
+        #expect(ColorCorrection.typicalPixelString.factors == ColorCorrection.typical8mmPixel.factors)
+        #expect(ColorCorrection.uncorrected.factors == .white)
+        #expect(ColorCorrection.candle.factors == LinearRGB(r: 1, g: 147.0 / 255, b: 41.0 / 255))
+    }
+
+    @Test(arguments: ["TypicalLEDStrip", "typical-led-strip", "TYPICAL_LED_STRIP", "typical led strip"])
+    func presetsAreFoundByName(_ name: String) {
+        #expect(ColorCorrection(named: name) == .typicalLEDStrip)
+    }
+
+    @Test func unknownNamesAndTemperatures() {
+        #expect(ColorCorrection(named: "neon") == nil)
+        #expect(ColorCorrection(named: "Tungsten100W") == .tungsten100W)
+        let both = ColorCorrection.typicalLEDStrip.combined(with: .halogen)
+        #expect(abs(both.factors.g - 176.0 / 255 * 241.0 / 255) < 1e-7)
+    }
+
+    /// Hand-computed: brightness 0.5, gamma 2.8, TypicalLEDStrip on (0.5, 0.5, 0.25):
+    /// r = 0.5^(2.8/2.2) · 0.5 = 0.206938, g = r · 176/255 = 0.142828,
+    /// b = 0.25^(2.8/2.2) · 240/255 · 0.5 = 0.080609; 8-bit 53, 36, 21.
+    @Test func gammaCorrectionAndBrightnessAgainstHandValues() {
+        let pipeline = ColorPipeline(brightness: 0.5, gamma: .init(2.8), correction: .typicalLEDStrip)
+        let out = pipeline.drive(LinearRGB(r: 0.5, g: 0.5, b: 0.25))
+        #expect(close(out, LinearRGB(r: 0.206938, g: 0.142828, b: 0.080609), 1e-5))
+        #expect(ColorPipeline.quantise(out) == RGB8(r: 53, g: 36, b: 21))
+    }
+
+    /// Hand-computed per-channel gamma (2.2, 2.8, 2.2) with Typical8mmPixel on (0.2, 0.6, 1):
+    /// (0.2, 0.6^(2.8/2.2) · 224/255, 140/255) = (0.2, 0.458516, 0.549020).
+    @Test func perChannelGammaWithCorrection() {
+        let pipeline = ColorPipeline(gamma: .init(r: 2.2, g: 2.8, b: 2.2), correction: .typical8mmPixel)
+        #expect(close(pipeline.drive(LinearRGB(r: 0.2, g: 0.6, b: 1)), LinearRGB(r: 0.2, g: 0.458516, b: 0.549020), 1e-5))
+    }
+
+    @Test func sixteenBitLevelsRound() {
+        #expect(ColorPipeline.quantise16(LinearRGB(r: 1, g: 0.5, b: 0)) == RGB16(r: 65535, g: 32768, b: 0))
+        #expect(ColorPipeline.quantise16(LinearRGB(r: .nan, g: 2, b: -1)) == RGB16(r: 0, g: 65535, b: 0))
+    }
+}
+
+@Suite("Temporal dithering")
+struct TemporalDitherTests {
+    /// Runs `frames` dithered frames of constant `targets`; returns the mean 8-bit level per channel.
+    func meanLevels(_ targets: [LinearRGB], frames: Int) -> [(Double, Double, Double)] {
+        var dither = TemporalDither(count: targets.count)
+        var out = [RGB8](repeating: .black, count: targets.count)
+        var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: targets.count)
+        for _ in 0..<frames {
+            targets.withUnsafeBufferPointer { input in
+                out.withUnsafeMutableBufferPointer { dither.quantise(input, into: $0, dithered: true) }
+            }
+            dither.commit()
+            for i in out.indices {
+                sums[i].0 += Double(out[i].r)
+                sums[i].1 += Double(out[i].g)
+                sums[i].2 += Double(out[i].b)
+            }
+        }
+        return sums.map { ($0.0 / Double(frames), $0.1 / Double(frames), $0.2 / Double(frames)) }
+    }
+
+    @Test(arguments: [1, 4, 16, 64])
+    func meanOverFramesEqualsTheExactTargetWithinOneStep(frames: Int) {
+        var random = SeededGenerator(seed: UInt64(frames))
+        let targets = (0..<500).map { _ in random.drive() }
+        let means = meanLevels(targets, frames: frames)
+        for (target, mean) in zip(targets, means) {
+            #expect(abs(mean.0 - Double(target.r) * 255) < 1, "r \(target) → \(mean)")
+            #expect(abs(mean.1 - Double(target.g) * 255) < 1, "g \(target) → \(mean)")
+            #expect(abs(mean.2 - Double(target.b) * 255) < 1, "b \(target) → \(mean)")
+        }
+    }
+
+    @Test func longRunsAreFarMoreExactThanRounding() {
+        // 40.3 steps rounds to 40 every frame; dithered, 100 frames average 40.3 within 1/100 step.
+        let mean = meanLevels([LinearRGB(r: 40.3 / 255, g: 0, b: 0)], frames: 100)[0]
+        #expect(abs(mean.0 - 40.3) <= 0.01 + 1e-6)
+        #expect(mean.1 == 0 && mean.2 == 0)
+    }
+
+    @Test func aLitLEDBelowOneStepHoldsSteadyAtLevelOne() {
+        var dither = TemporalDither(count: 1)
+        var out = [RGB8.black]
+        let dim = [LinearRGB(r: 0.2 / 255, g: 0, b: 0)]
+        for _ in 0..<10 {
+            dim.withUnsafeBufferPointer { input in out.withUnsafeMutableBufferPointer { dither.quantise(input, into: $0, dithered: true) } }
+            dither.commit()
+            #expect(out[0] == RGB8(r: 1, g: 0, b: 0))
+        }
+    }
+
+    @Test func undithered() {
+        var dither = TemporalDither(count: 2)
+        var out = [RGB8](repeating: .black, count: 2)
+        let targets = [LinearRGB(r: 40.3 / 255, g: 0.5, b: 0.0001), .black]
+        targets.withUnsafeBufferPointer { input in out.withUnsafeMutableBufferPointer { dither.quantise(input, into: $0, dithered: false) } }
+        dither.commit()
+        #expect(out == targets.map(ColorPipeline.quantise))
+        #expect(!dither.needsRefresh && dither.error.allSatisfy { $0 == .black })
+    }
+
+    @Test func refreshIsNeededOnlyWhileLevelsSitBetweenSteps() {
+        var dither = TemporalDither(count: 1)
+        var out = [RGB8.black]
+        func run(_ x: LinearRGB, dithered: Bool) {
+            [x].withUnsafeBufferPointer { input in out.withUnsafeMutableBufferPointer { dither.quantise(input, into: $0, dithered: dithered) } }
+            dither.commit()
+        }
+        run(LinearRGB(r: 40.5 / 255, g: 0, b: 0), dithered: true)
+        #expect(dither.needsRefresh)
+        run(LinearRGB(r: 40.0 / 255, g: 1, b: 0), dithered: true)
+        #expect(!dither.needsRefresh)
+        run(LinearRGB(r: 40.5 / 255, g: 0, b: 0), dithered: false)
+        #expect(!dither.needsRefresh)
+    }
+
+    @Test func autoDithersWhileAnimatingAndAStillFrameNeverShimmers() throws {
+        var renderer = Renderer(layout: try singleRing(12), pipeline: ColorPipeline(brightness: 0.03),
+                                limiter: .unlimited())
+        // Animating: dithered frames of the same value differ from frame to frame somewhere.
+        var seen = Set<[RGB8]>()
+        for _ in 0..<8 {
+            renderer.render([.progress(0.6)], animating: true)
+            seen.insert(renderer.frame)
+        }
+        #expect(seen.count > 1)
+        #expect(renderer.needsRefresh)
+        // Still: plain rounding, no carried error, identical frame after frame.
+        renderer.render([.progress(0.6)], animating: false)
+        let still = renderer.frame
+        let plain = renderer.drive.map(ColorPipeline.quantise)
+        #expect(still == plain)
+        #expect(!renderer.needsRefresh)
+        for _ in 0..<5 {
+            renderer.render([.progress(0.6)], animating: false)
+            #expect(renderer.frame == still)
+        }
+    }
+
+    @Test func modesOnAndOff() throws {
+        var on = Renderer(layout: try singleRing(12), pipeline: ColorPipeline(brightness: 0.03),
+                          limiter: .unlimited(), dithering: .on)
+        var off = on
+        off.dithering = .off
+        var onFrames = Set<[RGB8]>(), offFrames = Set<[RGB8]>()
+        for _ in 0..<8 {
+            on.render([.progress(0.6)])
+            off.render([.progress(0.6)], animating: true)
+            onFrames.insert(on.frame)
+            offFrames.insert(off.frame)
+        }
+        #expect(onFrames.count > 1 && on.needsRefresh)
+        #expect(offFrames.count == 1 && !off.needsRefresh)
+    }
+
+    @Test func statesSayWhetherAFrameIsAnimating() throws {
+        var renderer = Renderer(layout: try singleRing(12), pipeline: ColorPipeline(brightness: 0.03),
+                                limiter: .unlimited())
+        var state = RingState(value: 0)
+        state.set(0.6, at: 0, duration: 10, curve: .linear)
+        renderer.render(states: [state], at: 5)
+        #expect(renderer.needsRefresh)
+        renderer.render(states: [state], at: 10)
+        #expect(!renderer.needsRefresh)
+    }
+}
