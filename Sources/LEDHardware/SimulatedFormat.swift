@@ -19,7 +19,8 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
     }
 
     static func text(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
-        var out = "frame \(frame.index) t=\(fixed(frame.time, digits: 3))\n"
+        var out = "frame \(frame.index) t=\(fixed(frame.time, digits: 3)) \(fixed(frame.milliamps, digits: 0)) mA"
+        out += frame.scale < 1 ? " (limited to \(fixed(Double(frame.scale) * 100, digits: 1))%)\n" : "\n"
         let width = frame.rings.map(\.name.count).max() ?? 0
         for ring in frame.rings {
             out += "  " + ring.name + String(repeating: " ", count: width - ring.name.count)
@@ -31,7 +32,8 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
     }
 
     static func json(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
-        var out = "{\"frame\":\(frame.index),\"t\":\(frame.time),\"rings\":["
+        var out = "{\"frame\":\(frame.index),\"t\":\(frame.time),\"milliamps\":\(fixed(frame.milliamps, digits: 1))"
+        out += ",\"scale\":\(frame.scale),\"rings\":["
         for (n, ring) in frame.rings.enumerated() {
             if n > 0 { out += "," }
             out += "{\"name\":\"\(ring.name)\",\"progress\":\(ring.progress)"

@@ -28,11 +28,17 @@ public struct SimulatedFrame: Sendable {
     public var time: Double
     /// The rings, in chain order.
     public var rings: [Ring]
+    /// Estimated supply current of the frame after limiting, mA.
+    public var milliamps: Double
+    /// The power limiter's uniform scale (1 when nothing was limited).
+    public var scale: Float
 
     /// Makes a frame description.
-    public init(index: Int, time: Double, rings: [Ring]) {
+    public init(index: Int, time: Double, rings: [Ring], milliamps: Double = 0, scale: Float = 1) {
         self.index = index
         self.time = time
         self.rings = rings
+        self.milliamps = milliamps
+        self.scale = scale
     }
 }

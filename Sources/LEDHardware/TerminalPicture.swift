@@ -91,7 +91,10 @@ public struct TerminalPicture: Sendable {
     }
 
     private func label(row: Int, _ frame: SimulatedFrame, pixels: [RGB8]) -> String {
-        if row == 0 { return "t=\(fixed(frame.time, digits: 2))s  frame \(frame.index)" }
+        if row == 0 {
+            let limited = frame.scale < 1 ? " limited to \(fixed(Double(frame.scale) * 100, digits: 0))%" : ""
+            return "t=\(fixed(frame.time, digits: 2))s  frame \(frame.index)  \(fixed(frame.milliamps, digits: 0)) mA" + limited
+        }
         let index = row - 1
         guard index < frame.rings.count else { return "" }
         let ring = frame.rings[index]

@@ -51,7 +51,7 @@ public enum LEDRingApp {
         let start = Terminal.now()
         command.run(
             holdOpen: onTerminal,
-            emit: { frame, pixels in Terminal.write(command.text(frame, pixels: pixels)) },
+            emit: { frame, renderer in Terminal.write(command.text(frame, pixels: renderer.frame)) },
             pace: { k in if paced { Terminal.sleep(until: start + Double(k) / options.fps) } },
             shouldStop: { stopRequested.load(ordering: .relaxed) },
             hold: { Terminal.waitForStop() })
@@ -61,9 +61,11 @@ public enum LEDRingApp {
     /// Sends the frames to LEDs (or, with `--dump-wire`, to a file): paced in real time on a
     /// device so animations look right, as fast as possible into a dump file.
     static func driveLEDs(_ command: OneShotCommand, kind: DriverKind, options: OneShotOptions) throws(CommandError) -> ExitCode {
-        let settings = DriverSettings(kind: kind, ledCount: command.layout.ledCount, device: options.device,
+        var settings = DriverSettings(kind: kind, ledCount: command.layout.ledCount, device: options.device,
                                       spiHz: options.spiHz, colorOrder: options.order,
                                       board: try resolveBoard(options.board), dumpPath: options.dumpWire)
+        settings.whiteExtraction = options.white
+        settings.highDynamicRange = options.hdr
         let driver: LEDDriver
         do {
             driver = try settings.makeDriver()
@@ -76,9 +78,9 @@ public enum LEDRingApp {
         var failure: HardwareError?
         command.run(
             holdOpen: false,
-            emit: { _, pixels in
+            emit: { _, renderer in
                 do throws(HardwareError) {
-                    try driver.show(pixels)
+                    try driver.show(renderer.frame, frame16: renderer.frame16)
                     return true
                 } catch {
                     failure = error

@@ -71,18 +71,17 @@ struct OneShotCommand {
     /// `shouldStop` says so. `pace(k)` waits until frame k is due (a no-op when unpaced).
     /// `holdOpen` keeps going past the settled frame (a terminal without `--frames`), calling
     /// `hold` once the picture is still.
-    func run(holdOpen: Bool, emit: (SimulatedFrame, [RGB8]) -> Bool, pace: (Int) -> Void,
+    func run(holdOpen: Bool, emit: (SimulatedFrame, Renderer) -> Bool, pace: (Int) -> Void,
              shouldStop: () -> Bool, hold: () -> Void) {
-        var renderer = Renderer(layout: layout, pipeline: ColorPipeline(
-            brightness: Float(options.brightness), gamma: Float(options.gamma)))
+        var renderer = makeRenderer()
         let lastFrame = options.frames.map { $0 - 1 } ?? (holdOpen ? Int.max : settledFrame)
         var k = 0
         while k <= lastFrame && !shouldStop() {
             pace(k)
             let t = Double(k) / options.fps
             let values = renderer.values(for: states, at: t)
-            renderer.render(values)
-            guard emit(describe(values, frame: k, time: t), renderer.frame) else {
+            renderer.render(values, animating: isAnimating(at: t))
+            guard emit(describe(values, frame: k, time: t, renderer: renderer), renderer) else {
                 return
             }
             if holdOpen && options.frames == nil && !isAnimating(at: t) {
@@ -98,7 +97,16 @@ struct OneShotCommand {
         format.render(frame, pixels: pixels, layout: layout)
     }
 
-    private func describe(_ values: [RingValue], frame: Int, time: Double) -> SimulatedFrame {
+    /// The renderer these options ask for: pipeline, power limit for the chip, dithering.
+    func makeRenderer() -> Renderer {
+        var pipeline = ColorPipeline(brightness: Float(options.brightness), gamma: Float(options.gamma))
+        pipeline.correction = options.correction.factors
+        let model = (options.driver ?? .simulate).powerModel
+        let limiter = CurrentLimiter(model: model, maxMilliamps: options.maxMilliamps ?? CurrentLimiter.piFivePinMilliamps)
+        return Renderer(layout: layout, pipeline: pipeline, limiter: limiter, dithering: options.dither)
+    }
+
+    private func describe(_ values: [RingValue], frame: Int, time: Double, renderer: Renderer) -> SimulatedFrame {
         var rings: [SimulatedFrame.Ring] = []
         for (i, ring) in layout.rings.enumerated() {
             let range = layout.offsets[i]..<(layout.offsets[i] + ring.ledCount)
@@ -109,6 +117,7 @@ struct OneShotCommand {
                 rings.append(.init(name: ring.name, progress: states[i].target, spinning: true, range: range))
             }
         }
-        return SimulatedFrame(index: frame, time: time, rings: rings)
+        return SimulatedFrame(index: frame, time: time, rings: rings, milliamps: renderer.milliamps,
+                              scale: renderer.scale)
     }
 }

@@ -50,6 +50,16 @@ struct OneShotOptions {
     var leds: Int?
     /// The spinner runs back and forth.
     var reverses = false
+    /// Supply budget, mA; nil uses the limiter's default for a Pi's 5 V pin.
+    var maxMilliamps: Double?
+    /// Temporal dithering.
+    var dither = Dithering.auto
+    /// Colour correction for the strip type (and colour temperature).
+    var correction = ColorCorrection.uncorrected
+    /// How RGBW chips get their white level.
+    var white = WhiteExtraction.minimum
+    /// APA102/SK9822 high dynamic range.
+    var hdr = false
     /// Print help.
     var help = false
     /// Print the version.
@@ -110,6 +120,28 @@ struct OneShotOptions {
             case "--shape": shape = try ValueParser.choice(try value(), option: name, as: RingShape.self)
             case "--leds": leds = try ValueParser.integer(try value(), option: name, in: 1...Segment.maxLEDs)
             case "--reverse-spin": reverses = true
+            case "--max-milliamps":
+                maxMilliamps = try ValueParser.number(try value(), option: name, in: 1...1_000_000,
+                                                      hint: "give the supply's spare current in mA, e.g. --max-milliamps 2000")
+            case "--dither": dither = try ValueParser.choice(try value(), option: name, as: Dithering.self)
+            case "--correction":
+                let text = try value()
+                var combined: ColorCorrection?
+                for part in text.split(separator: "+") {
+                    guard let preset = ColorCorrection(named: String(part)) else {
+                        let names = (ColorCorrection.presets + ColorCorrection.temperatures).map(\.name).joined(separator: ", ")
+                        throw .usage("--correction \"\(part)\": unknown; use one of \(names), or STRIP+TEMPERATURE")
+                    }
+                    combined = combined.map { $0.combined(with: preset) } ?? preset
+                }
+                correction = combined ?? .uncorrected
+            case "--white":
+                let text = try value()
+                guard let mode = WhiteExtraction(named: text) else {
+                    throw .usage("--white \"\(text)\": unknown; use none, min, accurate, accurate-warm, accurate-neutral or accurate-cold")
+                }
+                white = mode
+            case "--hdr": hdr = true
             case "-h", "--help": help = true
             case "--version": version = true
             default:

@@ -30,6 +30,14 @@ enum Usage {
       --order ORDER         colour order on the wire: GRB, RGB, BRG, ... (GRBW for RGBW chips)
       --board NAME|auto     the board, for its real SPI clock (default auto; see `ledring boards`)
       --dump-wire FILE      append each frame's exact wire bytes to FILE instead of a device
+      --white MODE          RGBW white: none, min (default), accurate[-warm|-neutral|-cold]
+      --hdr                 APA102/SK9822: use the 5-bit current field for finer low levels
+
+    COLOUR AND POWER
+      --max-milliamps N     supply budget for the LEDs (default 500, safe on a Pi's 5 V pin)
+      --dither auto|on|off  temporal dithering (default auto: while animating, never when still)
+      --correction NAME     strip white point, e.g. typical-led-strip, typical-8mm-pixel,
+                            optionally +temperature (typical-led-strip+tungsten-100w)
 
     OUTPUT
       --format ansi|text|json   picture on a terminal (default there), text, or one JSON object per frame

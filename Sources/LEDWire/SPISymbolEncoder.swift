@@ -117,9 +117,13 @@ public struct SPISymbolEncoder: WireEncoder {
         let table = Self.makeTable(scheme)
         self.table = table
         let step = scheme.width.bits
-        self.words = (0..<256).map { value in
-            (0..<step).reduce(UInt64(0)) { word, j in word | UInt64(table[value * step + j]) << (8 * UInt64(j)) }
+        var words = [UInt64](repeating: 0, count: 256)
+        for value in 0..<256 {
+            var word: UInt64 = 0
+            for j in 0..<step { word |= UInt64(table[value * step + j]) << (8 * UInt64(j)) }
+            words[value] = word
         }
+        self.words = words
         self.shifts = order.channels.map { channel in
             switch channel {
             case .red: 0

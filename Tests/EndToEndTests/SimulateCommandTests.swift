@@ -59,7 +59,7 @@ import Testing
         let result = try LedringProcess.run(["--simulate", "--set", "stand=130%"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "frame 0 t=0.000")
+        #expect(lines.first?.hasPrefix("frame 0 t=0.000 ") == true && lines.first?.hasSuffix(" mA") == true)
         #expect(lines.contains { $0.hasPrefix("  stand") && $0.contains("130.0%") })
         #expect(!result.stdout.contains("\u{1b}"))
     }
@@ -89,6 +89,10 @@ import Testing
         (["--simulate", "--curve", "bounce"], "--curve \"bounce\""),
         (["--simulate", "--fps"], "--fps needs a value"),
         (["--simulate", "--bogus"], "unknown option \"--bogus\""),
+        (["--simulate", "--max-milliamps", "0"], "--max-milliamps 0"),
+        (["--simulate", "--dither", "sometimes"], "--dither \"sometimes\""),
+        (["--simulate", "--correction", "tungsten-ish"], "--correction \"tungsten-ish\""),
+        (["--simulate", "--white", "grey"], "--white \"grey\""),
         (["--set", "move=0.5"], "choose an output"),
     ]
 
@@ -100,6 +104,21 @@ import Testing
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1)
         #expect(result.stderr.contains(mentions), "stderr was: \(result.stderr)")
+    }
+
+    @Test func jsonFramesReportTheCurrentEstimateAndTheLimiterScale() throws {
+        let dim = try LedringProcess.jsonLines(try LedringProcess.run(
+            ["--simulate", "--format", "json", "--frames", "1", "--set", "stand=0.25"]).stdout)
+        #expect(dim.first?["scale"] as? Double == 1)
+        #expect((dim.first?["milliamps"] as? Double ?? 0) > 0)
+        let frames = try LedringProcess.jsonLines(try LedringProcess.run(
+            ["--simulate", "--format", "json", "--fps", "10", "--set", "move=1", "--set", "exercise=1",
+             "--set", "stand=1", "--max-milliamps", "150", "--duration", "1"]).stdout)
+        #expect(frames.count == 11)
+        for frame in frames {
+            #expect((frame["milliamps"] as? Double ?? .infinity) <= 150)
+        }
+        #expect((frames.last?["scale"] as? Double ?? 1) < 1)
     }
 
     @Test func helpAndVersion() throws {

@@ -101,3 +101,26 @@ import Testing
         #expect(recording.transfers.first?.framing == .splittable)
     }
 }
+
+@Suite struct HighDynamicRangeDriverTests {
+    @Test func apa102HighDynamicRangeSendsTheSixteenBitFrame() throws {
+        let recording = RecordingTransport()
+        let encoder = try APA102Encoder()
+        let driver = LEDDriver(encoder: encoder, transport: recording, ledCount: 2, highDynamicRange: true)
+        let frame16 = [RGB16(r: 300, g: 0, b: 40), RGB16(r: 65535, g: 1000, b: 0)]
+        try driver.show([.black, .black], frame16: frame16)
+        let bytes = try #require(recording.transfers.first?.bytes)
+        var expected: [UInt8] = []
+        try encoder.encodeHDR(frame16, into: &expected)
+        #expect(bytes == expected)
+        // Low levels use the current field: the first LED is not sent at full current.
+        let pixels = try encoder.decode(bytes, ledCount: 2)
+        #expect(pixels[0].brightness < 31)
+    }
+
+    @Test func highDynamicRangeIsIgnoredForSelfClockedChips() throws {
+        let driver = LEDDriver(encoder: try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428),
+                               transport: RecordingTransport(), ledCount: 1, highDynamicRange: true)
+        #expect(!driver.highDynamicRange)
+    }
+}

@@ -1,4 +1,5 @@
 import LEDWire
+import RingRender
 
 /// The outputs `--driver` names.
 public enum DriverKind: String, Hashable, Sendable, CaseIterable {
@@ -33,6 +34,17 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
         case .apa102SPI: .apa102
         case .sk9822SPI: .sk9822
         default: nil
+        }
+    }
+
+    /// The chip's current model, for the power limiter.
+    public var powerModel: PowerModel {
+        switch self {
+        case .sk6812SPI: .sk6812
+        case .sk6812wSPI: .sk6812RGBW
+        case .apa102SPI: .apa102
+        case .sk9822SPI: .sk9822
+        case .ws2812SPI, .ledsPIO, .simulate: .ws2812b
         }
     }
 

@@ -19,6 +19,10 @@ public struct DriverSettings: Sendable {
     public var ledCount: Int
     /// Root directory for sysfs reads (a fake root in tests).
     public var root: String
+    /// How RGBW chips get their white level.
+    public var whiteExtraction: WhiteExtraction = .minimum
+    /// APA102/SK9822: use the 5-bit current field for more steps at low levels.
+    public var highDynamicRange = false
 
     /// Makes settings for `kind` on a chain of `ledCount` LEDs.
     public init(kind: DriverKind, ledCount: Int, device: String? = nil, spiHz: UInt32? = nil,
@@ -71,7 +75,8 @@ public struct DriverSettings: Sendable {
                                 fix: "choose another --spi-hz")
         }
         let driver = LEDDriver(encoder: encoder, transport: transport, ledCount: ledCount,
-                               clockHz: kind.usesSPI ? clockHz : nil)
+                               clockHz: kind.usesSPI ? clockHz : nil,
+                               highDynamicRange: highDynamicRange && kind.apa102Variant != nil)
         if let spi = transport as? SPIDevTransport {
             do {
                 try spi.checkFits(byteCount: driver.frameLength, framing: encoder.splittable ? .splittable : .whole)
@@ -86,12 +91,13 @@ public struct DriverSettings: Sendable {
     /// The encoder for this chip at `clockHz`.
     func makeEncoder(clockHz: Double) throws(WireError) -> any WireEncoder {
         if let chip = kind.clocklessChip {
-            return try SPISymbolEncoder(chip: chip, clockHz: clockHz, colorOrder: colorOrder)
+            return try SPISymbolEncoder(chip: chip, clockHz: clockHz, colorOrder: colorOrder,
+                                        whiteExtraction: whiteExtraction)
         }
         if let variant = kind.apa102Variant {
             return try APA102Encoder(variant: variant, colorOrder: colorOrder ?? .bgr, clockHz: clockHz)
         }
         let rgbw = colorOrder?.hasWhite ?? false
-        return try LedsPioEncoder(rgbw: rgbw)
+        return try LedsPioEncoder(rgbw: rgbw, whiteExtraction: whiteExtraction)
     }
 }

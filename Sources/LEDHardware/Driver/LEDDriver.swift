@@ -15,12 +15,16 @@ public final class LEDDriver {
     public let clockHz: Double?
     /// Frames sent so far.
     public private(set) var framesSent = 0
+    /// Whether frames go out through APA102's high-dynamic-range encoding (16-bit input).
+    public let highDynamicRange: Bool
 
     private var bytes: [UInt8]
 
     /// Combines `encoder` and `transport` for a chain of `ledCount` LEDs.
-    public init(encoder: any WireEncoder, transport: any Transport, ledCount: Int, clockHz: Double? = nil) {
+    public init(encoder: any WireEncoder, transport: any Transport, ledCount: Int, clockHz: Double? = nil,
+                highDynamicRange: Bool = false) {
         self.encoder = encoder
+        self.highDynamicRange = highDynamicRange && encoder is APA102Encoder
         self.transport = transport
         self.ledCount = ledCount
         self.clockHz = clockHz
@@ -31,15 +35,20 @@ public final class LEDDriver {
     public var frameLength: Int { bytes.count }
 
     /// Encodes `frame` (one colour per LED, chain order) and sends it in one go, or in pieces
-    /// where the chip allows.
-    public func show(_ frame: [RGB8]) throws(HardwareError) {
+    /// where the chip allows. With high dynamic range on, `frame16` (the same frame at 16 bits)
+    /// is encoded instead.
+    public func show(_ frame: [RGB8], frame16: [RGB16]? = nil) throws(HardwareError) {
         guard frame.count == ledCount else {
             throw HardwareError(kind: .invalidConfiguration,
                                 message: "frame has \(frame.count) LEDs but the driver was built for \(ledCount)",
                                 fix: "build the driver for the layout's LED count")
         }
         do {
-            try encoder.encode(frame, into: &bytes)
+            if highDynamicRange, let frame16, frame16.count == ledCount, let apa102 = encoder as? APA102Encoder {
+                try apa102.encodeHDR(frame16, into: &bytes)
+            } else {
+                try encoder.encode(frame, into: &bytes)
+            }
         } catch {
             throw HardwareError(kind: .invalidConfiguration, message: error.message)
         }
