@@ -103,7 +103,9 @@ struct OneShotCommand {
         pipeline.correction = options.correction.factors
         let model = (options.driver ?? .simulate).powerModel
         let limiter = CurrentLimiter(model: model, maxMilliamps: options.maxMilliamps ?? CurrentLimiter.piFivePinMilliamps)
-        return Renderer(layout: layout, pipeline: pipeline, limiter: limiter, dithering: options.dither)
+        var renderer = Renderer(layout: layout, pipeline: pipeline, limiter: limiter, dithering: options.dither)
+        renderer.wideFrame = options.hdr
+        return renderer
     }
 
     private func describe(_ values: [RingValue], frame: Int, time: Double, renderer: Renderer) -> SimulatedFrame {

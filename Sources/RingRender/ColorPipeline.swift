@@ -81,8 +81,9 @@ public struct ColorPipeline: Hashable, Sendable {
     /// (APA102 HDR). No floor for lit LEDs is needed: one 16-bit step is far below what shows.
     @inlinable
     public static func quantise16(_ c: LinearRGB) -> RGB16 {
-        RGB16(r: UInt16((clamp01(c.r) * 65535).rounded()), g: UInt16((clamp01(c.g) * 65535).rounded()),
-              b: UInt16((clamp01(c.b) * 65535).rounded()))
+        // Clamped, so x·65535 + ½ ≤ 65535.5 and truncating rounds to nearest.
+        RGB16(r: UInt16(clamp01(c.r) * 65535 + 0.5), g: UInt16(clamp01(c.g) * 65535 + 0.5),
+              b: UInt16(clamp01(c.b) * 65535 + 0.5))
     }
 
     /// The drive level of `c` clamped to 0…1 per channel (NaN to 0): what the limiter and the

@@ -34,7 +34,10 @@ public struct Renderer: Sendable {
     public private(set) var power: PowerReport = .empty
 
     private let mappers: [ProgressMapper]
+    /// Whether `render` also fills `frame16` (for APA102's high-dynamic-range mode).
+    public var wideFrame = false
     private var scratch: [LinearRGB]
+    private var valueBuffer: [RingValue] = []
     private var dither: TemporalDither
 
     /// A renderer for `layout` with `pipeline`, a current limiter (default: WS2812B at the Pi
@@ -53,6 +56,7 @@ public struct Renderer: Sendable {
         self.dither = TemporalDither(count: layout.ledCount)
         let widest = layout.rings.flatMap(\.segments).map(\.ledCount).max() ?? 0
         self.scratch = Array(repeating: .black, count: widest)
+        self.valueBuffer.reserveCapacity(layout.rings.count)
     }
 
     /// The estimated current of the last frame after limiting, in mA, idle included.
@@ -92,14 +96,19 @@ public struct Renderer: Sendable {
         let pipeline = self.pipeline
         let limiter = self.limiter
         let dithered = dithering.applies(animating: animating)
+        let wideFrame = self.wideFrame
         light.withUnsafeBufferPointer { input in
             drive.withUnsafeMutableBufferPointer { levels in
                 for i in 0..<Swift.min(input.count, levels.count) { levels[i] = pipeline.clampedDrive(input[i]) }
                 power = frame.withUnsafeMutableBufferPointer { output in
                     limiter.apply(to: levels, dither: &dither, dithered: dithered, into: output)
                 }
-                frame16.withUnsafeMutableBufferPointer { wide in
-                    for i in 0..<Swift.min(levels.count, wide.count) { wide[i] = ColorPipeline.quantise16(levels[i]) }
+                // Only APA102's high-dynamic-range output reads it: skip a third of the
+                // quantising work for everyone else.
+                if wideFrame {
+                    frame16.withUnsafeMutableBufferPointer { wide in
+                        for i in 0..<Swift.min(levels.count, wide.count) { wide[i] = ColorPipeline.quantise16(levels[i]) }
+                    }
                 }
             }
         }
@@ -109,7 +118,19 @@ public struct Renderer: Sendable {
     /// in a transition or spinning.
     public mutating func render(states: [RingState], at t: Double) {
         let animating = states.contains { $0.spinningSince != nil || $0.isAnimating(at: t) }
-        render(values(for: states, at: t), animating: animating)
+        // Filled in place so a frame allocates nothing (`values(for:at:)` builds a new array).
+        var values = valueBuffer
+        valueBuffer = []
+        values.removeAll(keepingCapacity: true)
+        for (state, ring) in zip(states, layout.rings) {
+            if let since = state.spinningSince {
+                values.append(.spinner(tail: ring.appearance.spinner.tailPosition(at: t - since)))
+            } else {
+                values.append(.progress(state.shown(at: t)))
+            }
+        }
+        render(values, animating: animating)
+        valueBuffer = values
     }
 
     private mutating func drawSegment(_ segment: Segment, of shape: RingShape, value: RingValue,

@@ -39,7 +39,7 @@ public enum SRGB {
     }
 
     @inlinable
-    static func quantise(_ v: Float) -> UInt8 { UInt8((v * 255).rounded()) }
+    static func quantise(_ v: Float) -> UInt8 { UInt8(v * 255 + 0.5) }
 }
 
 /// `x` limited to 0…1; NaN becomes 0 so a bad number can never light an LED.

@@ -67,8 +67,10 @@ public struct TemporalDither: Sendable {
                     }
                     output[i] = RGB8(r: r.level, g: g.level, b: b.level)
                     next[i] = LinearRGB(r: r.error, g: g.error, b: b.error)
-                    worst = Swift.max(worst, TemporalDither.fraction(x.r), TemporalDither.fraction(x.g),
-                                      TemporalDither.fraction(x.b))
+                    // Two-argument max only: the variadic overload builds an array per call.
+                    let farthest = Swift.max(TemporalDither.fraction(x.r),
+                                             Swift.max(TemporalDither.fraction(x.g), TemporalDither.fraction(x.b)))
+                    worst = Swift.max(worst, farthest)
                 }
             }
         }
@@ -81,24 +83,39 @@ public struct TemporalDither: Sendable {
         residual = pendingResidual
     }
 
+    /// 1.5 × 2²³: adding it to a float of magnitude below 2²² leaves the float's mantissa holding
+    /// the value rounded to the nearest integer (ties to even), in its low bits.
+    @usableFromInline static let magic: Float = 12_582_912
+
+    /// `x + magic`: `(nearest(x) - magic)` is x rounded, and the low byte of its bit pattern is
+    /// the rounded value for x in −0.5…255.
+    @inline(__always)
+    static func nearest(_ x: Float) -> Float { x + magic }
+
     /// One dithered channel: the level nearest to exact + carried error, and the error left over.
+    @inline(__always)
     static func channel(_ x: Float, _ carried: Float) -> (level: UInt8, error: Float) {
         let exact = clamp01(x) * 255
         // A dark channel stays dark, whatever error it carries: no ghost light on off LEDs.
         guard exact > 0 else { return (0, 0) }
         let wanted = exact + carried
-        let level = Swift.min(Swift.max(wanted.rounded(), 0), 255)
-        return (UInt8(level), Swift.min(Swift.max(wanted - level, -0.5), 0.5))
+        // wanted > −0.5 (exact > 0, carried ≥ −0.5): `nearest` rounds it without a libm call or a
+        // checked float-to-integer conversion, the two costliest steps of the frame.
+        let bounded = Swift.min(wanted, 255)
+        let level = TemporalDither.nearest(bounded)
+        return (UInt8(truncatingIfNeeded: level.bitPattern), Swift.min(Swift.max(bounded - (level - TemporalDither.magic), -0.5), 0.5))
     }
 
     /// The brightest channel of a lit LED that would round to black: held at level 1.
+    @inline(__always)
     static func forced(_ x: Float, _ carried: Float) -> (level: UInt8, error: Float) {
         (1, Swift.max(x * 255 + carried - 1, -0.5))
     }
 
     /// How far a channel's exact level is from the nearest whole level, in steps (0 when dark or full).
+    @inline(__always)
     static func fraction(_ x: Float) -> Float {
         let exact = clamp01(x) * 255
-        return Swift.abs(exact - exact.rounded())
+        return Swift.abs(exact - (TemporalDither.nearest(exact) - TemporalDither.magic))
     }
 }

@@ -13,6 +13,7 @@ struct RendererHDRTests {
     func encodeDecodeOfRendererOutputIsWithinOneStep(brightness: Float) throws {
         let layout = try RingLayout(rings: Palette.activityRings())
         var renderer = Renderer(layout: layout, pipeline: ColorPipeline(brightness: brightness), limiter: .unlimited())
+        renderer.wideFrame = true
         renderer.render([.progress(1.3), .progress(0.6), .spinner(tail: 0.3)])
         let encoder = try APA102Encoder(variant: .sk9822)
         var bytes: [UInt8] = []
@@ -30,6 +31,7 @@ struct RendererHDRTests {
     @Test func aSlowLowFadeGetsFarMoreDistinctLevelsThan8Bit() throws {
         var renderer = Renderer(layout: try ring(1, colour: RGB8(r: 255, g: 255, b: 255)), limiter: .unlimited(),
                                 dithering: .off)
+        renderer.wideFrame = true
         let encoder = try APA102Encoder(variant: .sk9822)
         var eightBit = Set<UInt8>(), hdr = Set<UInt16>()
         var bytes: [UInt8] = []

@@ -123,8 +123,15 @@ struct CurrentLimiterTests {
         for (a, b) in zip(renderer.drive, unlimited.drive) { #expect(close(a, b.scaled(by: renderer.scale), 1e-6)) }
     }
 
+    @Test func sixteenBitFrameIsOnlyFilledWhenAskedFor() throws {
+        var renderer = Renderer(layout: try RingLayout(rings: Palette.activityRings()))
+        renderer.render([.progress(1), .progress(0.5), .progress(0.2)])
+        #expect(renderer.frame16.allSatisfy { $0 == .black })
+    }
+
     @Test func sixteenBitFrameFollowsTheLimitedDriveLevels() throws {
         var renderer = Renderer(layout: try RingLayout(rings: Palette.activityRings()))
+        renderer.wideFrame = true
         renderer.render([.progress(1), .progress(0.5), .progress(0.2)])
         #expect(renderer.frame16 == renderer.drive.map(ColorPipeline.quantise16))
         for (wide, narrow) in zip(renderer.frame16, renderer.frame) {
