@@ -47,21 +47,8 @@ extension APA102Encoder {
 
     /// Encodes an HDR frame into `bytes`, reusing its capacity once it has grown to a frame.
     public func encodeHDR(_ pixels: [RGB16], into bytes: inout [UInt8]) throws(WireError) {
-        let length = encodedLength(ledCount: pixels.count)
-        if bytes.count != length {
-            bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: repeatElement(0, count: length))
+        try encodeResizing(pixels, length: encodedLength(ledCount: pixels.count), into: &bytes) { source, target throws(WireError) in
+            try encodeHDR(source, into: target)
         }
-        var failure: WireError?
-        pixels.withUnsafeBufferPointer { source in
-            bytes.withUnsafeMutableBytes { target in
-                do throws(WireError) {
-                    try encodeHDR(source, into: target)
-                } catch {
-                    failure = error
-                }
-            }
-        }
-        if let failure { throw failure }
     }
 }

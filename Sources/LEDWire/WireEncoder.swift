@@ -22,22 +22,9 @@ extension WireEncoder {
     /// Encodes into `bytes`, resizing it to the frame length; once its capacity has grown to a
     /// frame, later frames reuse it and allocate nothing.
     public func encode(_ pixels: [RGB8], into bytes: inout [UInt8]) throws(WireError) {
-        let length = encodedLength(ledCount: pixels.count)
-        if bytes.count != length {
-            bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: repeatElement(0, count: length))
+        try encodeResizing(pixels, length: encodedLength(ledCount: pixels.count), into: &bytes) { source, target throws(WireError) in
+            try encode(source, into: target)
         }
-        var failure: WireError?
-        pixels.withUnsafeBufferPointer { source in
-            bytes.withUnsafeMutableBytes { target in
-                do throws(WireError) {
-                    try encode(source, into: target)
-                } catch {
-                    failure = error
-                }
-            }
-        }
-        if let failure { throw failure }
     }
 
     /// The encoded frame as a new array (allocates; for tests, tools and start-up).
@@ -53,4 +40,28 @@ extension WireEncoder {
                   "output buffer is \(actual) bytes but a frame of \(ledCount) LEDs needs "
                   + "\(encodedLength(ledCount: ledCount)); size it with encodedLength(ledCount:)")
     }
+}
+
+/// Sizes `bytes` to `length` (keeping its capacity, so a reused array allocates nothing once it has
+/// grown to a frame) and runs `body` over the pixels and the bytes, carrying its typed error out
+/// of the closures that `withUnsafe…` cannot type.
+func encodeResizing<Pixel>(
+    _ pixels: [Pixel], length: Int, into bytes: inout [UInt8],
+    _ body: (UnsafeBufferPointer<Pixel>, UnsafeMutableRawBufferPointer) throws(WireError) -> Void
+) throws(WireError) {
+    if bytes.count != length {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: repeatElement(0, count: length))
+    }
+    var failure: WireError?
+    pixels.withUnsafeBufferPointer { source in
+        bytes.withUnsafeMutableBytes { target in
+            do throws(WireError) {
+                try body(source, target)
+            } catch {
+                failure = error
+            }
+        }
+    }
+    if let failure { throw failure }
 }
