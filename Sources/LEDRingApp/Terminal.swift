@@ -40,6 +40,13 @@ enum Terminal {
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may start us with these signals blocked (a blocked mask is inherited across
+        // exec: test runners and some supervisors do this); then Ctrl-C would never arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Sleeps until the monotonic clock reads `deadline` or a stop is requested.

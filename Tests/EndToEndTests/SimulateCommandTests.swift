@@ -247,3 +247,32 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("✗ GPIO chip:") })
     }
 }
+
+/// Ctrl-C (SIGINT) and SIGTERM stop a paced run at once with status 0.
+@Suite struct InterruptTests {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsAPacedRunCleanly(signal: Int32) throws {
+        let process = Process()
+        process.executableURL = LedringProcess.executable
+        process.arguments = ["--simulate", "--spin", "move", "--frames", "1000000", "--realtime", "--format", "text"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait (bounded) for the first frame, so the handlers are installed before the signal.
+        let reader = out.fileHandleForReading
+        var seen = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while !String(decoding: seen, as: UTF8.self).contains("frame 1 "), Date() < deadline {
+            seen.append(reader.availableData)
+        }
+        kill(process.processIdentifier, signal)
+        let stopDeadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < stopDeadline { usleep(10_000) }
+        #expect(!process.isRunning)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+}
