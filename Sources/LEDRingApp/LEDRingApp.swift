@@ -16,6 +16,10 @@ public enum LEDRingApp {
                     ? try ToolCommands.boards(rest) : try ToolCommands.doctor(rest)
                 Terminal.write(text)
                 return code.rawValue
+            case "check-config":
+                let (code, text) = try CheckConfigCommand.run(Array(arguments.dropFirst()))
+                Terminal.write(text)
+                return code.rawValue
             case "help":
                 Terminal.write(Usage.text)
                 return ExitCode.ok.rawValue
