@@ -2,7 +2,7 @@ import LEDHardware
 import LEDWire
 
 /// Where frames go: the config's `output` section, with the same names as the command line.
-struct OutputConfig: Sendable {
+struct OutputConfig: Sendable, Equatable {
     /// The driver (`ws2812-spi`, …, or `simulate`); nil means none was chosen.
     var driver: DriverKind?
     /// The device node; nil uses the board's default.
