@@ -36,6 +36,12 @@ final class SignalPipe {
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         for signo in [SIGTERM, SIGINT, SIGHUP] { sigaction(signo, &action, nil) }
+        // A parent may start us with these signals blocked (the mask survives exec, and some
+        // launchers spawn from threads that block them); blocked, SIGTERM would never arrive.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signo in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblock, signo) }
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// The signals that arrived since the last call, in order.

@@ -31,7 +31,7 @@ struct SystemError: Error, Sendable, CustomStringConvertible {
     var exitCode: ExitCode {
         switch code {
         case EACCES, EPERM: .noPermission
-        case ENOENT, ECONNREFUSED: .unavailable
+        case ENOENT, ECONNREFUSED, EADDRINUSE: .unavailable
         default: .ioError
         }
     }
