@@ -70,6 +70,22 @@ import Testing
         #expect(try daemon.frames().count == count)
     }
 
+    @Test func aFailingDeviceIsReportedAndRetriedWhileTheSocketStaysUp() throws {
+        // /dev/full opens but refuses every write (ENOSPC), like a device that keeps failing.
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "/dev/full"])
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=1"]).status == 0)
+        // The first retry re-opens the device (it is there) and the next frame fails again.
+        #expect(daemon.waitUntil { daemon.stderr.components(separatedBy: "retrying in").count > 2 })
+        let status = try daemon.client(["status", "--json"])
+        #expect(status.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect(((report?["errors"] as? Int) ?? 0) >= 2)
+        #expect((report?["lastError"] as? String)?.contains("/dev/full") == true)
+        #expect(daemon.stderr.contains("retrying in 0.5 s") && daemon.stderr.contains("retrying in 1 s"))
+        #expect(try daemon.rings()["move"]?.target == 1)
+    }
+
     @Test func aRestartRestoresTheValues() throws {
         let first = try DaemonProcess()
         #expect(try first.client(["set", "move=0.8", "exercise=1.3"]).status == 0)
