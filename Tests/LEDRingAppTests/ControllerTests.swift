@@ -93,6 +93,15 @@ import Testing
         #expect(rings(d.report(at: 100))[2].spinning && d.brightness == 0.5)
     }
 
+    @Test func onlyARunTimeBrightnessIsSaved() throws {
+        var c = controller()
+        #expect(c.saved.brightness == nil)
+        _ = try apply(&c, "brightness 0.3", at: 0)
+        #expect(c.saved.brightness == 0.3)
+        #expect(c.carried(to: c.names).saved.brightness == 0.3)
+        #expect(c.carried(to: c.names, brightness: 0.8).saved.brightness == nil)
+    }
+
     @Test func reloadKeepsValuesByName() throws {
         var c = controller()
         _ = try apply(&c, "set move 0.8 stand 0.3", at: 0)

@@ -119,6 +119,11 @@ enum ClientCommand {
                 throw CommandError("no ledring daemon is listening on \(path); start one with `ledring run` "
                                    + "(or `systemctl start ledring`), or pass --socket PATH", code: .unavailable)
             }
+            if error.code == EACCES {
+                throw CommandError("no permission to use \(path); join the group that owns it "
+                                   + "(for the service: sudo usermod -aG ledring $USER, then log in again)",
+                                   code: .noPermission)
+            }
             throw error.commandError
         }
         defer { close(fd) }

@@ -140,6 +140,8 @@ extension Daemon {
             Log.info("socket settings changed in \(path); restart ledring to apply them")
         }
         if nextOutput != outputSettings || next.layout.ledCount != config.layout.ledCount {
+            earlierFrames += output.framesSent
+            earlierErrors += output.errorCount
             output.close()
             do {
                 output = try Daemon.makeOutput(layout: next.layout, settings: nextOutput, at: now)

@@ -40,6 +40,9 @@ final class Daemon {
     var nextSave = -Double.infinity
     var saveFailing = false
     var estimatedMilliamps = 0.0
+    /// Frames and errors of outputs replaced by reloads, so `status` counts since start.
+    var earlierFrames = 0
+    var earlierErrors = 0
 
     /// Frames per second: the command line's, else the config's.
     var fps: Double { options.fps ?? config.fps }
@@ -136,7 +139,8 @@ final class Daemon {
     /// The status report at `now`.
     func status(at now: Double) -> StatusReport {
         StatusReport(driver: output.name, device: output.device, driverUp: output.isUp, leds: config.layout.ledCount,
-                     fps: fps, frameInterval: frameInterval, framesSent: output.framesSent, errors: output.errorCount,
+                     fps: fps, frameInterval: frameInterval, framesSent: earlierFrames + output.framesSent,
+                     errors: earlierErrors + output.errorCount,
                      lastError: output.lastError, estimatedMilliamps: estimatedMilliamps,
                      maxMilliamps: config.maxMilliamps, animating: controller.isAnimating(at: now),
                      clients: clients.count, uptime: now - started, config: options.configPath)

@@ -11,6 +11,10 @@ struct Controller: Sendable {
     private(set) var states: [RingState]
     /// Overall light, 0…1.
     private(set) var brightness: Double
+    /// Whether `brightness` was set by a request (or restored from one), not taken from the
+    /// config: only such a value is saved, so editing the config's brightness is not overruled
+    /// by a stale state file.
+    private(set) var brightnessSetAtRunTime = false
 
     /// What applying a request did.
     struct Outcome: Equatable, Sendable {
@@ -61,6 +65,7 @@ struct Controller: Sendable {
         case .brightness(let value):
             guard value.isFinite, value >= 0, value <= 1 else { throw RequestError("brightness \(value): must be 0…1") }
             brightness = value
+            brightnessSetAtRunTime = true
         case .status:
             return Outcome(reply: .status(status()), changed: false)
         }
@@ -96,7 +101,7 @@ struct Controller: Sendable {
             values[name] = state.target
             if state.spinningSince != nil { spinning.append(name) }
         }
-        return SavedState(rings: values, spinning: spinning, brightness: brightness)
+        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil)
     }
 
     /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
@@ -105,13 +110,18 @@ struct Controller: Sendable {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
             if saved.spinning.contains(name) { states[i].spin(at: t) }
         }
-        if let b = saved.brightness { brightness = b }
+        if let b = saved.brightness {
+            brightness = b
+            brightnessSetAtRunTime = true
+        }
     }
 
     /// The same values on a new set of rings (after a config reload): rings are matched by name,
-    /// new rings start at 0, and transitions in flight carry on.
+    /// new rings start at 0, and transitions in flight carry on. A new config brightness
+    /// (`newBrightness`) replaces one set at run time.
     func carried(to newNames: [String], brightness newBrightness: Double? = nil) -> Controller {
         var next = Controller(names: newNames, brightness: newBrightness ?? brightness)
+        next.brightnessSetAtRunTime = newBrightness == nil && brightnessSetAtRunTime
         for (i, name) in newNames.enumerated() {
             if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
         }
