@@ -83,6 +83,17 @@ import Testing
         #expect(output.framesSent == 2 && device.transports.last?.transfers.count == 1)
     }
 
+    @Test func framesAreNeverCloserThanTheWireTimePlusLatch() throws {
+        // 1024 WS2812 LEDs take about 31 ms on the wire: more than a 60 fps frame.
+        let encoder = try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428)
+        let output = DriverOutput(name: "ws2812-spi", device: nil) { () throws(HardwareError) -> LEDDriver in
+            LEDDriver(encoder: encoder, transport: RecordingTransport(), ledCount: 1024)
+        }
+        try output.open(at: 0)
+        #expect(output.minimumFrameInterval == encoder.wireTimeMicroseconds(ledCount: 1024) / 1e6)
+        #expect(output.minimumFrameInterval > 1.0 / 60)
+    }
+
     @Test func aMissingDeviceAtStartIsRetriedButAPermissionErrorIsFatal() throws {
         let device = FakeDevice()
         device.failOpens = 1

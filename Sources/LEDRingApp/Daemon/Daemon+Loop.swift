@@ -11,7 +11,7 @@ extension Daemon {
             if stateDirty && now >= nextSave { saveState(at: now) }
 
             var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: listener, events: acceptPaused ? 0 : Int16(POLLIN), revents: 0)]
             for client in clients {
                 var events: Int16 = 0
                 if client.wantsInput { events |= Int16(POLLIN) }
@@ -46,6 +46,7 @@ extension Daemon {
                     keep.append(client)
                 } else {
                     close(client.fd)
+                    acceptPaused = false
                 }
             }
             clients = keep

@@ -48,6 +48,10 @@ extension Daemon {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno == EMFILE || errno == ENFILE {
+                    Log.info("out of file descriptors with \(clients.count) clients; new connections wait until one leaves")
+                    acceptPaused = true
+                }
                 return
             }
             // accept4 is not visible from Swift's Glibc module; one thread, so no exec can race.

@@ -30,6 +30,9 @@ final class Daemon {
     let signals: SignalPipe
     var listener: Int32 = -1
     var clients: [ClientConnection] = []
+    /// Out of file descriptors: stop polling the listener (it would stay readable and spin the
+    /// loop) until a client leaves.
+    var acceptPaused = false
     /// Standard input's unfinished line, while `--stdin` input is open.
     var stdinLines: LineBuffer?
     var stdinLineNumber = 0
