@@ -16,6 +16,14 @@ public enum LEDRingApp {
                     ? try ToolCommands.boards(rest) : try ToolCommands.doctor(rest)
                 Terminal.write(text)
                 return code.rawValue
+            case "check-config":
+                let (code, text) = try CheckConfigCommand.run(Array(arguments.dropFirst()))
+                Terminal.write(text)
+                return code.rawValue
+            case "run":
+                return try Daemon.run(Array(arguments.dropFirst())).rawValue
+            case "set", "get", "reset", "spin", "stop", "brightness", "status":
+                return try ClientCommand.run(arguments).rawValue
             case "help":
                 Terminal.write(Usage.text)
                 return ExitCode.ok.rawValue

@@ -8,6 +8,16 @@ enum Usage {
       ledring --driver KIND [options]  light real LEDs (or --dump-wire FILE)
       ledring boards                   list the boards ledring knows, with their SPI pins
       ledring doctor [--root DIR]      check SPI, permissions, bufsiz, clocks; one line per check
+      ledring run [--config FILE]      the service: rings fed through a control socket (docs/daemon.md)
+      ledring check-config FILE        list every problem in a config file (exit 78 if any)
+
+    SERVICE
+      run options           --config FILE, --socket PATH, --state PATH, --stdin (requests on standard
+                            input too), --fps F, and the HARDWARE options or --simulate [--format json|text]
+      ledring set RING=VALUE… [--duration S] [--curve C]   send values to the running service
+      ledring get | status | reset [--duration S] | spin RING… | stop [RING…] | brightness B
+                            client commands take --socket PATH and --json (print the raw reply);
+                            exit 0 done, 65 refused, 69 no service running
 
     VALUES
       --set RING=VALUE      show VALUE on RING: a fraction (0.8; 1.3 is a second lap) or 80%

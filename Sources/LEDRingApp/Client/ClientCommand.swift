@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import RingRender
+
+/// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,
+/// `status`. Each sends one request to the running daemon and prints the reply readably.
+enum ClientCommand {
+    /// How long to wait for a reply before giving up: generous, since a busy Pi may be slow, but
+    /// a hung daemon must not hang a cron job for ever.
+    static let replyTimeoutMilliseconds: Int32 = 10_000
+
+    /// Runs `arguments` (starting with the verb); exit 0 on an ok reply, 65 on an error reply,
+    /// 69 when no daemon is running.
+    static func run(_ arguments: [String]) throws(CommandError) -> ExitCode {
+        let (request, socketOption, json) = try parse(arguments)
+        let path = DaemonPaths.clientSocket(option: socketOption, environment: ProcessInfo.processInfo.environment,
+                                            uid: getuid(), exists: { access($0, F_OK) == 0 })
+        let line = try exchange(request.jsonLine, socket: path)
+        guard case .object(let reply)? = try? JSONValue.parse(Data(line.utf8)) else {
+            throw CommandError("the daemon on \(path) sent a reply that is not JSON: \(line.prefix(200))", code: .software)
+        }
+        if json {
+            Terminal.write(line + "\n")
+        }
+        guard reply["ok"] == .bool(true) else {
+            var message = "the daemon refused the request"
+            if case .string(let text)? = reply["error"] { message = text }
+            throw CommandError(message, code: .dataError)
+        }
+        if !json { Terminal.write(ReplyFormatter.text(reply)) }
+        return .ok
+    }
+
+    /// The request, `--socket` and `--json` from the command line.
+    static func parse(_ arguments: [String]) throws(CommandError) -> (Request, String?, Bool) {
+        guard let verb = arguments.first else { throw .usage("give a verb: set, get, reset, spin, stop, brightness, status") }
+        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        var socket: String?
+        var json = false
+        var duration: Double?
+        var curve: Curve?
+        var words: [String] = []
+        while let (name, attached) = reader.next() {
+            func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
+            switch name {
+            case "--socket": socket = try value()
+            case "--json": json = true
+            case "--duration":
+                duration = try ValueParser.number(try value(), option: name, in: 0...Request.maxDuration,
+                                                  hint: "give seconds, e.g. --duration 1.5")
+            case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
+            case "-h", "--help": throw .usage(usage(verb))
+            default:
+                if name.hasPrefix("--") { throw .usage("\(verb): unknown option \"\(name)\"; \(usage(verb))") }
+                words.append(name)
+            }
+        }
+        if (duration != nil || curve != nil) && verb != "set" && verb != "reset" {
+            throw .usage("\(verb): --duration and --curve apply to set and reset only")
+        }
+        let request: Request
+        switch verb {
+        case "set":
+            guard !words.isEmpty else { throw .usage("set: give RING=VALUE, e.g. ledring set move=0.8") }
+            var values: [Request.RingValueUpdate] = []
+            for word in words {
+                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                    throw .usage("set \"\(word)\": expected RING=VALUE, e.g. ledring set move=0.8 stand=45%")
+                }
+                let ring = String(word[..<equals])
+                values.append(.init(ring: ring, value: try ValueParser.progress(String(word[word.index(after: equals)...]),
+                                                                                option: "\(ring)=")))
+            }
+            request = .set(values: values, duration: duration ?? 0, curve: curve ?? .easeInOut)
+        case "reset":
+            try noWords(words, verb)
+            request = .reset(duration: duration ?? Request.defaultResetDuration, curve: curve ?? .easeInOut)
+        case "spin":
+            guard !words.isEmpty else { throw .usage("spin: name the ring(s), e.g. ledring spin stand") }
+            request = .spin(rings: words)
+        case "stop": request = .stop(rings: words)
+        case "brightness":
+            guard words.count == 1 else { throw .usage("brightness: give one value, e.g. ledring brightness 0.5 (or 50%)") }
+            let value = try ValueParser.progress(words[0], option: "brightness")
+            guard value <= 1 else { throw .usage("brightness \(words[0]): must be 0…1 or 0%…100%") }
+            request = .brightness(value)
+        case "get":
+            try noWords(words, verb)
+            request = .get
+        default:
+            try noWords(words, verb)
+            request = .status
+        }
+        return (request, socket, json)
+    }
+
+    private static func noWords(_ words: [String], _ verb: String) throws(CommandError) {
+        if let word = words.first { throw .usage("\(verb): unexpected \"\(word)\"; \(usage(verb))") }
+    }
+
+    static func usage(_ verb: String) -> String {
+        switch verb {
+        case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
+        case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
+        case "spin": return "usage: ledring spin RING… [--socket PATH]"
+        case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
+        case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
+        default: return "usage: ledring \(verb) [--socket PATH] [--json]"
+        }
+    }
+
+    /// Sends one line and reads one reply line.
+    static func exchange(_ line: String, socket path: String) throws(CommandError) -> String {
+        let fd: Int32
+        switch Posix.connect(to: path) {
+        case .success(let connected): fd = connected
+        case .failure(let error):
+            if error.code == ENOENT || error.code == ECONNREFUSED {
+                throw CommandError("no ledring daemon is listening on \(path); start one with `ledring run` "
+                                   + "(or `systemctl start ledring`), or pass --socket PATH", code: .unavailable)
+            }
+            if error.code == EACCES {
+                throw CommandError("no permission to use \(path); join the group that owns it "
+                                   + "(for the service: sudo usermod -aG ledring $USER, then log in again)",
+                                   code: .noPermission)
+            }
+            throw error.commandError
+        }
+        defer { close(fd) }
+        guard Posix.writeAll(fd, Array((line + "\n").utf8), socket: true) else {
+            throw CommandError("sending the request to \(path) failed: \(String(cString: strerror(errno)))", code: .ioError)
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while !received.contains(UInt8(ascii: "\n")) {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, replyTimeoutMilliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                throw CommandError("the daemon on \(path) did not answer within \(replyTimeoutMilliseconds / 1000) s", code: .unavailable)
+            }
+            let n = Posix.read(fd, into: &buffer) ?? 0
+            guard n > 0 else { break }
+            received += buffer[0..<n]
+        }
+        guard let end = received.firstIndex(of: UInt8(ascii: "\n")) else {
+            throw CommandError("the daemon on \(path) closed the connection without a reply", code: .ioError)
+        }
+        return String(decoding: received[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,46 @@
+/// Prints a reply for people: `move 80.0 % (target 80.0 %)` per ring, or the status fields.
+enum ReplyFormatter {
+    /// The status fields in the order they are printed.
+    static let statusOrder = ["driver", "device", "driverUp", "leds", "fps", "frameInterval", "framesSent", "errors",
+                              "lastError", "estimatedMilliamps", "maxMilliamps", "animating", "clients", "uptime", "config"]
+
+    /// The readable text of a decoded ok reply.
+    static func text(_ reply: [String: JSONValue]) -> String {
+        if case .array(let rings)? = reply["rings"] {
+            var rows: [(String, String)] = []
+            for case .object(let ring) in rings {
+                var name = "?"
+                if case .string(let text)? = ring["name"] { name = text }
+                let target = percent(ring["target"])
+                rows.append((name, ring["spinning"] == .bool(true)
+                    ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"))
+            }
+            let width = rows.map(\.0.count).max() ?? 0
+            var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + " " + $0.1 + "\n" }.joined()
+            if let brightness = reply["brightness"] { out += "brightness \(percent(brightness))\n" }
+            return out
+        }
+        var out = ""
+        for key in statusOrder {
+            guard let value = reply[key], value != .null else { continue }
+            out += "\(key): \(describe(value))\n"
+        }
+        return out
+    }
+
+    /// `0.8` as `80.0 %`.
+    static func percent(_ value: JSONValue?) -> String {
+        guard case .number(let n)? = value else { return "?" }
+        let tenths = (n * 1000).rounded()
+        let whole = Int(tenths / 10)
+        return "\(whole).\(Int(abs(tenths.truncatingRemainder(dividingBy: 10)))) %"
+    }
+
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .bool(let b): return b ? "yes" : "no"
+        case .string(let s): return s
+        default: return value.shown
+        }
+    }
+}

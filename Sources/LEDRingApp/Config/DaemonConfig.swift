@@ -1,0 +1,114 @@
+import Foundation
+import RingRender
+
+/// A checked `ledring run` configuration: the rings, the output and the service settings.
+struct DaemonConfig: Sendable {
+    /// The rings, laid out on one chain.
+    var layout: RingLayout
+    /// Where frames go.
+    var output = OutputConfig()
+    /// Overall light, 0…1.
+    var brightness = 1.0
+    /// Output gamma.
+    var gamma = Double(ColorPipeline.referenceGamma)
+    /// Frames per second while something moves.
+    var fps = 30.0
+    /// Power budget of the LED supply, mA. Stored for the power limiter (built separately); the
+    /// daemon reports its estimate against it in `status`.
+    var maxMilliamps: Int?
+    /// GPIO inputs and power switch (checked and stored; wiring comes with the GPIO layer).
+    var gpio = GPIOConfig()
+    /// The control socket.
+    var socket = SocketConfig()
+    /// Where target values are kept across restarts; nil uses the default.
+    var statePath: String?
+
+    /// Keys the top-level object may have.
+    static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "gpio", "socket", "state"]
+
+    /// The three activity rings with every other setting at its default.
+    static func defaults() throws(ConfigError) -> DaemonConfig {
+        do {
+            return DaemonConfig(layout: try RingLayout(rings: Palette.activityRings()))
+        } catch {
+            throw ConfigError(file: "built-in rings", problems: [ConfigProblem(path: "rings", message: OneShotOptions.explain(error))])
+        }
+    }
+
+    /// Reads and checks the file at `path`.
+    static func load(path: String) throws(ConfigError) -> DaemonConfig {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            throw ConfigError(file: path, problems: [ConfigProblem(
+                path: "", message: "cannot read the config file (\(reason)); check the path and its permissions")])
+        }
+        return try parse(data, file: path)
+    }
+
+    /// Checks a config document, reporting every problem at once.
+    static func parse(_ data: Data, file: String = "config") throws(ConfigError) -> DaemonConfig {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(data)
+        } catch {
+            throw ConfigError(file: file, problems: [ConfigProblem(path: "", message: "not valid JSON: \(error.message)")])
+        }
+        var reader = ConfigReader()
+        let config = read(document, into: &reader)
+        if let config, reader.problems.isEmpty { return config }
+        return try failure(file: file, reader.problems)
+    }
+
+    private static func failure(file: String, _ problems: [ConfigProblem]) throws(ConfigError) -> DaemonConfig {
+        throw ConfigError(file: file, problems: problems.isEmpty
+            ? [ConfigProblem(path: "", message: "the rings do not make a valid layout")] : problems)
+    }
+
+    /// Reads the whole document; nil when the rings could not be built (the problems say why).
+    static func read(_ document: JSONValue, into reader: inout ConfigReader) -> DaemonConfig? {
+        guard let members = reader.object(document, at: "", known: keys) else { return nil }
+        var rings: [RingSpec]? = Palette.activityRings()
+        if let value = members["rings"] {
+            rings = RingConfig.readAll(value, at: "rings", into: &reader)
+        }
+        var layout: RingLayout?
+        if let rings {
+            do {
+                layout = try RingLayout(rings: rings)
+            } catch {
+                // Names and sizes were checked with paths already; this is the backstop.
+                reader.report("rings", OneShotOptions.explain(error))
+            }
+        }
+        guard let layout else {
+            // Still read the rest, so every problem in the file is listed at once.
+            if let stand = try? RingLayout(rings: Palette.activityRings()) {
+                var unused = DaemonConfig(layout: stand)
+                unused.readSettings(members, ringNames: (rings ?? []).map(\.name), into: &reader)
+            }
+            return nil
+        }
+        var config = DaemonConfig(layout: layout)
+        config.readSettings(members, ringNames: layout.rings.map(\.name), into: &reader)
+        return config
+    }
+
+    /// Reads everything but the rings.
+    mutating func readSettings(_ members: [String: JSONValue], ringNames: [String], into reader: inout ConfigReader) {
+        var config = self
+        if let value = members["output"] { config.output = OutputConfig.read(value, at: "output", into: &reader) }
+        config.brightness = reader.number(members["brightness"], at: "brightness", in: 0...1) ?? config.brightness
+        config.gamma = reader.number(members["gamma"], at: "gamma", in: 1...4) ?? config.gamma
+        config.fps = reader.number(members["fps"], at: "fps", in: 1...240) ?? config.fps
+        config.maxMilliamps = reader.integer(members["maxMilliamps"], at: "maxMilliamps", in: 1...1_000_000)
+        if let value = members["gpio"] {
+            config.gpio = GPIOConfig.read(value, at: "gpio", ringNames: ringNames, into: &reader)
+        }
+        if let value = members["socket"] { config.socket = SocketConfig.read(value, at: "socket", into: &reader) }
+        config.statePath = reader.string(members["state"], at: "state")
+        self = config
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A JSON document as plain values, so a config can be checked by hand: every unknown key and
+/// every bad value is found in one pass, with its path, instead of stopping at the first.
+enum JSONValue: Equatable, Sendable, Decodable {
+    /// `null`.
+    case null
+    /// `true` or `false` (never a number: JSONDecoder does not turn 1 into true).
+    case bool(Bool)
+    /// Any number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object; keys are reported in sorted order so messages are stable.
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Parses `data` as one JSON document; the error text says where the syntax broke.
+    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            throw JSONSyntaxError(message: underlying ?? context.debugDescription)
+        } catch {
+            throw JSONSyntaxError(message: "\(error)")
+        }
+    }
+
+    /// The value as people write it, for messages: strings quoted, long values shortened.
+    var shown: String {
+        let text: String
+        switch self {
+        case .null: text = "null"
+        case .bool(let b): text = b ? "true" : "false"
+        case .number(let n): text = JSONValue.format(n)
+        case .string(let s): text = "\"\(s)\""
+        case .array(let items): text = "[" + items.map(\.shown).joined(separator: ", ") + "]"
+        case .object(let members):
+            text = "{" + members.keys.sorted().map { "\"\($0)\": \(members[$0]?.shown ?? "")" }
+                .joined(separator: ", ") + "}"
+        }
+        return text.count > 60 ? String(text.prefix(57)) + "…" : text
+    }
+
+    /// A number without a needless `.0` (`24`, not `24.0`).
+    static func format(_ n: Double) -> String {
+        if n.isFinite, n == n.rounded(), abs(n) < 1e15 { return String(Int(n)) }
+        return String(n)
+    }
+}
+
+/// A document that is not JSON at all.
+struct JSONSyntaxError: Error, Sendable {
+    /// What the parser said.
+    var message: String
+}

@@ -1,0 +1,170 @@
+import Glibc
+import RingRender
+
+extension Daemon {
+    /// Runs the poll loop until SIGTERM or SIGINT; returns the exit status.
+    func serve() -> ExitCode {
+        while true {
+            let now = Posix.monotonicNow()
+            if output.retryIfDue(at: now) { needsFrame = true }
+            if needsFrame && now >= lastFrame + frameInterval { renderFrame(at: now) }
+            if stateDirty && now >= nextSave { saveState(at: now) }
+
+            var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener, events: acceptPaused ? 0 : Int16(POLLIN), revents: 0)]
+            for client in clients {
+                var events: Int16 = 0
+                if client.wantsInput { events |= Int16(POLLIN) }
+                if !client.outgoing.isEmpty { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+            }
+            if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+
+            let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: Posix.monotonicNow()))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                Log.info("poll failed: \(String(cString: strerror(errno))); stopping")
+                return shutdown(reason: "an internal error")
+            }
+            guard ready > 0 else { continue }
+            let woke = Posix.monotonicNow()
+
+            if fds[0].revents != 0 {
+                for signo in signals.drain() {
+                    switch signo {
+                    case SIGHUP: reload(at: woke)
+                    case SIGINT: return shutdown(reason: "SIGINT")
+                    default: return shutdown(reason: "SIGTERM")
+                    }
+                }
+            }
+            let served = clients
+            var keep: [ClientConnection] = []
+            for (i, client) in served.enumerated() {
+                let events = fds[2 + i].revents
+                if events == 0 || serve(client, events: events, at: woke) {
+                    keep.append(client)
+                } else {
+                    close(client.fd)
+                    acceptPaused = false
+                }
+            }
+            clients = keep
+            if fds[1].revents != 0 { acceptClients() }
+            if stdinLines != nil, let last = fds.last, last.fd == STDIN_FILENO, last.revents != 0 {
+                readStandardInput(at: woke)
+            }
+        }
+    }
+
+    /// Milliseconds until the next frame, save or driver retry is due; -1 (sleep until input)
+    /// when nothing is.
+    func pollTimeout(now: Double) -> Int32 {
+        var deadline = Double.infinity
+        if needsFrame { deadline = min(deadline, lastFrame + frameInterval) }
+        if stateDirty { deadline = min(deadline, nextSave) }
+        if let retry = output.retryAt { deadline = min(deadline, retry) }
+        guard deadline.isFinite else { return -1 }
+        let milliseconds = (deadline - now) * 1000
+        return milliseconds <= 0 ? 0 : Int32(min(milliseconds.rounded(.up), 3_600_000))
+    }
+
+    /// Renders and sends the frame for `now`; keeps going only while something moves.
+    func renderFrame(at now: Double) {
+        renderer.pipeline.brightness = Float(controller.brightness)
+        let values = renderer.values(for: controller.states, at: now)
+        renderer.render(values)
+        output.show(renderer.frame, values: values, states: controller.states, at: now)
+        estimatedMilliamps = PowerEstimate.milliamps(renderer.frame)
+        lastFrame = now
+        // A failed driver does not keep the loop awake: its recovery asks for a frame.
+        needsFrame = controller.isAnimating(at: now)
+    }
+
+    /// Writes the targets; a failure is logged once and retried later, never fatal.
+    func saveState(at now: Double) {
+        do {
+            try store.save(controller.saved)
+            stateDirty = false
+            nextSave = now + Daemon.saveInterval
+            if saveFailing { Log.info("state file \(store.path) written again") }
+            saveFailing = false
+        } catch {
+            if !saveFailing { Log.info("cannot save the state: \(error.description); retrying every \(Int(Daemon.saveRetry)) s") }
+            saveFailing = true
+            nextSave = now + Daemon.saveRetry
+        }
+    }
+
+    /// One blank frame, power off, socket removed, state saved; exit 0.
+    func shutdown(reason: String) -> ExitCode {
+        Log.info("stopping on \(reason)")
+        let now = Posix.monotonicNow()
+        let blank = [RGB8](repeating: .black, count: config.layout.ledCount)
+        let zeros = [RingValue](repeating: .progress(0), count: config.layout.rings.count)
+        output.show(blank, values: zeros, states: controller.states, at: now)
+        power.setPower(false)
+        for client in clients {
+            _ = client.flush()
+            close(client.fd)
+        }
+        clients = []
+        close(listener)
+        unlink(socketPath)
+        if stateDirty { saveState(at: now) }
+        output.close()
+        Log.info("stopped")
+        return .ok
+    }
+
+    /// Re-reads the config file (SIGHUP). A bad file is rejected with its problems and the running
+    /// config stays; a good one replaces the rings and output, keeping values by ring name.
+    func reload(at now: Double) {
+        guard let path = options.configPath else {
+            Log.info("SIGHUP: started without --config, so there is nothing to reload")
+            return
+        }
+        let next: DaemonConfig
+        do {
+            next = try DaemonConfig.load(path: path)
+        } catch {
+            Log.info("reload rejected, the running config stays in force:")
+            for line in error.description.split(separator: "\n") { Log.info("  \(line)") }
+            return
+        }
+        let nextOutput = next.output.overridden(by: options.output)
+        guard nextOutput.driver != nil else {
+            Log.info("reload rejected, the running config stays in force: \(path) names no output.driver")
+            return
+        }
+        if next.socket != config.socket && options.socketPath == nil {
+            Log.info("socket settings changed in \(path); restart ledring to apply them")
+        }
+        if nextOutput != outputSettings || next.layout.ledCount != config.layout.ledCount {
+            earlierFrames += output.framesSent
+            earlierErrors += output.errorCount
+            output.close()
+            do {
+                output = try Daemon.makeOutput(layout: next.layout, settings: nextOutput, at: now)
+            } catch {
+                Log.info("reload rejected, the running config stays in force: \(error.message)")
+                if let old = try? Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now) {
+                    output = old
+                } else {
+                    Log.info("the previous output could not be re-opened either; fix the config and send SIGHUP")
+                }
+                needsFrame = true
+                return
+            }
+            outputSettings = nextOutput
+        }
+        let brightness = next.brightness != config.brightness ? next.brightness : nil
+        controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
+        renderer = Renderer(layout: next.layout, pipeline: ColorPipeline(brightness: Float(controller.brightness),
+                                                                         gamma: Float(next.gamma)))
+        config = next
+        needsFrame = true
+        stateDirty = true
+        Log.info("reloaded \(path): rings \(next.layout.rings.map(\.name).joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")
+    }
+}

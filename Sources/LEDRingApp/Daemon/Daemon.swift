@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import LEDHardware
+import LEDWire
+import RingRender
+
+/// `ledring run`: the service. One thread, one `poll(2)` loop over the signal pipe, the control
+/// socket, its clients and (with `--stdin`) standard input. The poll timeout is the time to the
+/// next due frame, state save or driver retry, and infinite when nothing is due, so an idle
+/// daemon never wakes up.
+final class Daemon {
+    /// Clients served at once; more are told so and closed.
+    static let maxClients = 32
+    /// Shortest time between two state-file writes: at most four writes a second however fast
+    /// values change, and nothing acknowledged longer ago than this is lost by a power cut.
+    static let saveInterval = 0.25
+    /// Wait after a failed state write before trying again.
+    static let saveRetry = 5.0
+
+    let options: DaemonOptions
+    var config: DaemonConfig
+    /// The output settings in force: the config's, overridden by the command line.
+    var outputSettings: OutputConfig
+    var controller: Controller
+    var renderer: Renderer
+    var output: any FrameOutput
+    let power: any PowerSwitch
+    let socketPath: String
+    let store: StateStore
+    let signals: SignalPipe
+    var listener: Int32 = -1
+    var clients: [ClientConnection] = []
+    /// Out of file descriptors: stop polling the listener (it would stay readable and spin the
+    /// loop) until a client leaves.
+    var acceptPaused = false
+    /// Standard input's unfinished line, while `--stdin` input is open.
+    var stdinLines: LineBuffer?
+    var stdinLineNumber = 0
+    let started: Double
+    var lastFrame = -Double.infinity
+    var needsFrame = true
+    var stateDirty = false
+    var nextSave = -Double.infinity
+    var saveFailing = false
+    var estimatedMilliamps = 0.0
+    /// Frames and errors of outputs replaced by reloads, so `status` counts since start.
+    var earlierFrames = 0
+    var earlierErrors = 0
+
+    /// Frames per second: the command line's, else the config's.
+    var fps: Double { options.fps ?? config.fps }
+    /// Time between frames while animating: never shorter than the wire and latch need.
+    var frameInterval: Double { max(1 / fps, output.minimumFrameInterval) }
+
+    /// Parses `run`'s arguments, starts the daemon and serves until SIGTERM or SIGINT.
+    static func run(_ arguments: [String]) throws(CommandError) -> ExitCode {
+        let options = try DaemonOptions(arguments)
+        if options.help {
+            Terminal.write(Usage.text)
+            return .ok
+        }
+        return try Daemon(options: options).serve()
+    }
+
+    /// Loads the config and state, opens the output and the socket.
+    init(options: DaemonOptions) throws(CommandError) {
+        self.options = options
+        do throws(ConfigError) {
+            if let path = options.configPath {
+                config = try DaemonConfig.load(path: path)
+            } else {
+                config = try DaemonConfig.defaults()
+            }
+        } catch {
+            throw error.commandError
+        }
+        outputSettings = config.output.overridden(by: options.output)
+        let environment = ProcessInfo.processInfo.environment
+        socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
+                                              environment: environment, uid: getuid())
+        store = StateStore(path: DaemonPaths.state(option: options.statePath, config: config.statePath,
+                                                   environment: environment, uid: getuid()))
+        do {
+            signals = try SignalPipe()
+        } catch {
+            throw error.commandError
+        }
+        let now = Posix.monotonicNow()
+        started = now
+        controller = Controller(names: config.layout.rings.map(\.name), brightness: config.brightness)
+        switch store.load() {
+        case .none: break
+        case .state(let saved): controller.restore(saved, at: now)
+        case .corrupt(let reason, let movedTo):
+            Log.info("state file \(store.path): \(reason); "
+                     + (movedTo.map { "moved it to \($0) and" } ?? "") + " starting from 0")
+        }
+        renderer = Renderer(layout: config.layout, pipeline: ColorPipeline(brightness: Float(controller.brightness),
+                                                                           gamma: Float(config.gamma)))
+        output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now)
+        power = LoggingPowerSwitch(line: config.gpio.power?.line)
+        do {
+            listener = try Daemon.listen(on: socketPath, mode: config.socket.mode)
+        } catch {
+            output.close()
+            throw error.commandError
+        }
+        power.setPower(true)
+        let rings = config.layout.rings.map { "\($0.name) \($0.ledCount)" }.joined(separator: ", ")
+        Log.info("started: rings \(rings) (\(config.layout.ledCount) LEDs), output \(output.name)"
+                 + (output.device.map { " \($0)" } ?? "") + ", socket \(socketPath), state \(store.path)"
+                 + (options.configPath.map { ", config \($0)" } ?? ""))
+        if options.readStdin { stdinLines = LineBuffer() }
+    }
+
+    /// The output for `settings`: the simulated printer or a driver (opened now; a device that is
+    /// not there yet is retried with back-off).
+    static func makeOutput(layout: RingLayout, settings: OutputConfig, at now: Double) throws(CommandError) -> any FrameOutput {
+        guard let kind = settings.driver else {
+            throw .usage("run: choose an output: --simulate, --driver ws2812-spi (or another, see --help), "
+                         + "or output.driver in a --config file")
+        }
+        if kind == .simulate {
+            return SimulatedOutput(layout: layout, format: settings.format ?? .json, start: now)
+        }
+        let board = try LEDRingApp.resolveBoard(settings.board)
+        let order = settings.order.flatMap { try? ColorOrder($0) }
+        let driverSettings = DriverSettings(kind: kind, ledCount: layout.ledCount, device: settings.device,
+                                            spiHz: settings.spiHz, colorOrder: order, board: board,
+                                            dumpPath: settings.dumpWire)
+        let output = DriverOutput(name: kind.rawValue, device: settings.dumpWire ?? driverSettings.resolvedDevice) {
+            () throws(HardwareError) -> LEDDriver in try driverSettings.makeDriver()
+        }
+        do {
+            try output.open(at: now)
+        } catch {
+            throw CommandError(error.description, code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+        }
+        return output
+    }
+
+    /// The status report at `now`.
+    func status(at now: Double) -> StatusReport {
+        StatusReport(driver: output.name, device: output.device, driverUp: output.isUp, leds: config.layout.ledCount,
+                     fps: fps, frameInterval: frameInterval, framesSent: earlierFrames + output.framesSent,
+                     errors: earlierErrors + output.errorCount,
+                     lastError: output.lastError, estimatedMilliamps: estimatedMilliamps,
+                     maxMilliamps: config.maxMilliamps, animating: controller.isAnimating(at: now),
+                     clients: clients.count, uptime: now - started, config: options.configPath)
+    }
+}

@@ -1,0 +1,63 @@
+import LEDHardware
+import LEDWire
+
+/// `ledring run [--config FILE] [--socket PATH] [--state PATH] [--stdin] [output options]`.
+struct DaemonOptions: Sendable {
+    /// The config file; nil runs the default rings with the command line's output.
+    var configPath: String?
+    /// The control socket, over the config and the default.
+    var socketPath: String?
+    /// The state file, over the config and the default.
+    var statePath: String?
+    /// Also read requests from standard input.
+    var readStdin = false
+    /// Output settings from the command line, over the config's.
+    var output = OutputConfig()
+    /// Frames per second, over the config's.
+    var fps: Double?
+    /// Print help.
+    var help = false
+
+    /// The usage line for errors.
+    static let usage = "usage: ledring run [--config FILE] [--socket PATH] [--state PATH] [--stdin] "
+        + "[--simulate [--format json|text] | --driver KIND [--device PATH] [--dump-wire FILE] …]"
+
+    /// Parses the arguments after `run`.
+    init(_ arguments: [String]) throws(CommandError) {
+        var reader = ArgumentReader(arguments)
+        while let (name, attached) = reader.next() {
+            func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
+            switch name {
+            case "--config": configPath = try value()
+            case "--socket":
+                let path = try value()
+                if let problem = SocketConfig.problem(withPath: path) { throw .usage("--socket \"\(path)\": \(problem)") }
+                socketPath = path
+            case "--state": statePath = try value()
+            case "--stdin": readStdin = true
+            case "--simulate": output.driver = .simulate
+            case "--driver": output.driver = try ValueParser.choice(try value(), option: name, as: DriverKind.self)
+            case "--device": output.device = try value()
+            case "--dump-wire": output.dumpWire = try value()
+            case "--spi-hz":
+                output.spiHz = UInt32(try ValueParser.integer(try value(), option: name, in: 100_000...100_000_000))
+            case "--order":
+                let text = try value()
+                do {
+                    _ = try ColorOrder(text)
+                } catch {
+                    throw .usage("--order \"\(text)\": \(error.message)")
+                }
+                output.order = text
+            case "--board": output.board = try value()
+            case "--format":
+                let format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
+                guard format != .ansi else { throw .usage("--format ansi: the daemon prints json or text") }
+                output.format = format
+            case "--fps": fps = try ValueParser.number(try value(), option: name, in: 1...240, hint: "e.g. --fps 30")
+            case "-h", "--help": help = true
+            default: throw .usage("run: unknown option \"\(name)\"; \(DaemonOptions.usage)")
+            }
+        }
+    }
+}

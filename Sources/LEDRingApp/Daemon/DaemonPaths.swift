@@ -1,0 +1,40 @@
+/// Where the socket and the state file live when not given: per user under the XDG directories,
+/// system-wide under /run and /var/lib for the service (root or a service user without them).
+enum DaemonPaths {
+    /// The service's socket (systemd `RuntimeDirectory=ledring`).
+    static let serviceSocket = "/run/ledring/ledring.sock"
+    /// The service's state file (systemd `StateDirectory=ledring`).
+    static let serviceState = "/var/lib/ledring/state.json"
+
+    /// The daemon's socket: `--socket`, the config, `$LEDRING_SOCKET`, `$XDG_RUNTIME_DIR/ledring.sock`,
+    /// then `/run/ledring/ledring.sock` for root or `/tmp/ledring-UID.sock`.
+    static func daemonSocket(option: String?, config: String?, environment: [String: String], uid: UInt32) -> String {
+        if let option { return option }
+        if let config { return config }
+        if let path = environment["LEDRING_SOCKET"], !path.isEmpty { return path }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/ledring.sock" }
+        return uid == 0 ? serviceSocket : "/tmp/ledring-\(uid).sock"
+    }
+
+    /// The client's socket: like the daemon's, but when the per-user socket does not exist and
+    /// the service's does, the service's (a desktop user talking to the system daemon).
+    static func clientSocket(option: String?, environment: [String: String], uid: UInt32,
+                             exists: (String) -> Bool) -> String {
+        let own = daemonSocket(option: option, config: nil, environment: environment, uid: uid)
+        if option != nil || environment["LEDRING_SOCKET"].map({ !$0.isEmpty }) == true { return own }
+        if !exists(own) && exists(serviceSocket) { return serviceSocket }
+        return own
+    }
+
+    /// The state file: `--state`, the config, `$XDG_STATE_HOME/ledring/state.json`,
+    /// `~/.local/state/ledring/state.json`, else `/var/lib/ledring/state.json`.
+    static func state(option: String?, config: String?, environment: [String: String], uid: UInt32) -> String {
+        if let option { return option }
+        if let config { return config }
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/ledring/state.json" }
+        if uid != 0, let home = environment["HOME"], !home.isEmpty, home != "/" {
+            return home + "/.local/state/ledring/state.json"
+        }
+        return serviceState
+    }
+}

@@ -1,0 +1,130 @@
+import RingRender
+
+/// Applies requests to the rings' states at a time the caller passes in: the pure heart of the
+/// daemon, so every verb is tested without sockets or clocks.
+///
+/// A request is checked whole before anything changes, so a bad request changes nothing.
+struct Controller: Sendable {
+    /// The rings' names, in chain order.
+    private(set) var names: [String]
+    /// Each ring's state, in chain order.
+    private(set) var states: [RingState]
+    /// Overall light, 0…1.
+    private(set) var brightness: Double
+    /// Whether `brightness` was set by a request (or restored from one), not taken from the
+    /// config: only such a value is saved, so editing the config's brightness is not overruled
+    /// by a stale state file.
+    private(set) var brightnessSetAtRunTime = false
+
+    /// What applying a request did.
+    struct Outcome: Equatable, Sendable {
+        /// The answer to send.
+        var reply: Reply
+        /// Whether the picture or the saved values changed (draw a frame, save the state).
+        var changed: Bool
+    }
+
+    /// Rings called `names`, all at 0.
+    init(names: [String], brightness: Double) {
+        self.names = names
+        self.states = Array(repeating: RingState(), count: names.count)
+        self.brightness = brightness
+    }
+
+    /// Applies `request` at time `t`; `status` is asked only for a status request.
+    mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
+        do {
+            return try perform(request, at: t, status: status)
+        } catch {
+            return Outcome(reply: .error(error.message), changed: false)
+        }
+    }
+
+    private mutating func perform(_ request: Request, at t: Double,
+                                  status: () -> StatusReport) throws(RequestError) -> Outcome {
+        switch request {
+        case .set(let values, let duration, let curve):
+            let indices = try values.map { (update) throws(RequestError) in try index(of: update.ring) }
+            for (i, update) in zip(indices, values) {
+                let value = try Request.checked(update.value, for: update.ring)
+                states[i].set(value, at: t, duration: duration, curve: curve)
+            }
+        case .get:
+            return Outcome(reply: report(at: t), changed: false)
+        case .reset(let duration, let curve):
+            for i in states.indices {
+                states[i].set(0, at: t, duration: duration, curve: curve)
+            }
+        case .spin(let rings):
+            let indices = try rings.map { (name) throws(RequestError) in try index(of: name) }
+            for i in indices { states[i].spin(at: t) }
+        case .stop(let rings):
+            let indices = rings.isEmpty ? Array(states.indices)
+                : try rings.map { (name) throws(RequestError) in try index(of: name) }
+            for i in indices { states[i].stopSpinning() }
+        case .brightness(let value):
+            guard value.isFinite, value >= 0, value <= 1 else { throw RequestError("brightness \(value): must be 0…1") }
+            brightness = value
+            brightnessSetAtRunTime = true
+        case .status:
+            return Outcome(reply: .status(status()), changed: false)
+        }
+        return Outcome(reply: report(at: t), changed: true)
+    }
+
+    private func index(of ring: String) throws(RequestError) -> Int {
+        guard let i = names.firstIndex(of: ring) else {
+            let shown = ring.count > 40 ? String(ring.prefix(40)) + "…" : ring
+            throw RequestError("no ring called \"\(shown)\"; the rings are \(names.joined(separator: ", "))")
+        }
+        return i
+    }
+
+    /// Every ring's shown and target value at `t`.
+    func report(at t: Double) -> Reply {
+        .rings(zip(names, states).map { name, state in
+            Reply.RingReport(name: name, shown: state.shown(at: t), target: state.target,
+                             spinning: state.spinningSince != nil)
+        }, brightness: brightness)
+    }
+
+    /// Whether any ring moves after `t` (a transition or a spinner).
+    func isAnimating(at t: Double) -> Bool {
+        states.contains { $0.isAnimating(at: t) }
+    }
+
+    /// What survives a restart: targets, spinners and brightness.
+    var saved: SavedState {
+        var values: [String: Double] = [:]
+        var spinning: [String] = []
+        for (name, state) in zip(names, states) {
+            values[name] = state.target
+            if state.spinningSince != nil { spinning.append(name) }
+        }
+        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil)
+    }
+
+    /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
+    mutating func restore(_ saved: SavedState, at t: Double) {
+        for (i, name) in names.enumerated() {
+            if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
+            if saved.spinning.contains(name) { states[i].spin(at: t) }
+        }
+        if let b = saved.brightness {
+            brightness = b
+            brightnessSetAtRunTime = true
+        }
+    }
+
+    /// The same values on a new set of rings (after a config reload): rings are matched by name,
+    /// new rings start at 0, and transitions in flight carry on. A new config brightness
+    /// (`newBrightness`) replaces one set at run time.
+    func carried(to newNames: [String], brightness newBrightness: Double? = nil) -> Controller {
+        var next = Controller(names: newNames, brightness: newBrightness ?? brightness)
+        next.brightnessSetAtRunTime = newBrightness == nil && brightnessSetAtRunTime
+        for (i, name) in newNames.enumerated() {
+            if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
+        }
+        return next
+    }
+}

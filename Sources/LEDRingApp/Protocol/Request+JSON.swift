@@ -1,0 +1,89 @@
+import Foundation
+import RingRender
+
+extension Request {
+    static let jsonKeys: [String: [String]] = [
+        "set": ["verb", "rings", "duration", "curve"],
+        "get": ["verb"],
+        "reset": ["verb", "duration", "curve"],
+        "spin": ["verb", "rings"],
+        "stop": ["verb", "rings"],
+        "brightness": ["verb", "value"],
+        "status": ["verb"],
+    ]
+
+    /// `{"verb":"set","rings":{"move":0.8},"duration":1.5,"curve":"easeInOut"}`,
+    /// `{"verb":"spin","rings":["stand"]}`, `{"verb":"brightness","value":0.5}`, `{"verb":"get"}`.
+    static func parseJSON(_ line: String) throws(RequestError) -> Request {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(Data(line.utf8))
+        } catch {
+            throw RequestError("not valid JSON (\(error.message)); send one object per line, e.g. {\"verb\":\"get\"}")
+        }
+        guard case .object(let members) = document else {
+            throw RequestError("a request must be a JSON object, e.g. {\"verb\":\"get\"}")
+        }
+        guard case .string(let verb)? = members["verb"] else {
+            throw RequestError("missing \"verb\"; use one of \(verbs)")
+        }
+        guard let known = jsonKeys[verb] else {
+            let shown = verb.count > 40 ? String(verb.prefix(40)) + "…" : verb
+            throw RequestError("unknown verb \"\(shown)\"; use one of \(verbs)")
+        }
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw RequestError("\(verb): unknown key \"\(unknown)\"; a \(verb) request has \(known.joined(separator: ", "))")
+        }
+        let duration = try optionalNumber(members["duration"], name: "duration")
+        var curve = Curve.easeInOut
+        if let value = members["curve"] {
+            guard case .string(let text) = value else { throw RequestError("curve \(value.shown): must be a string like \"spring\"") }
+            curve = try Request.curve(text)
+        }
+        switch verb {
+        case "set":
+            guard case .object(let rings)? = members["rings"], !rings.isEmpty else {
+                throw RequestError("set: \"rings\" must be an object of ring names and values, e.g. {\"move\":0.8}")
+            }
+            var values: [RingValueUpdate] = []
+            for name in rings.keys.sorted() {
+                guard case .number(let n)? = rings[name] else {
+                    throw RequestError("\(name) \(rings[name]?.shown ?? "null"): must be a number 0…100 (1 = one lap)")
+                }
+                values.append(RingValueUpdate(ring: name, value: try checked(n, for: name, shown: JSONValue.format(n))))
+            }
+            let seconds = try duration.map { (d) throws(RequestError) in try Request.duration(d, text: JSONValue.format(d)) } ?? 0
+            return .set(values: values, duration: seconds, curve: curve)
+        case "reset":
+            let seconds = try duration.map { (d) throws(RequestError) in try Request.duration(d, text: JSONValue.format(d)) }
+            return .reset(duration: seconds ?? defaultResetDuration, curve: curve)
+        case "spin", "stop":
+            var names: [String] = []
+            switch members["rings"] {
+            case nil: break
+            case .string(let name)?: names = [name]
+            case .array(let items)?:
+                for item in items {
+                    guard case .string(let name) = item else { throw RequestError("\(verb): \"rings\" must list ring names, got \(item.shown)") }
+                    names.append(name)
+                }
+            case let other?: throw RequestError("\(verb): \"rings\" must list ring names, got \(other.shown)")
+            }
+            if verb == "spin" && names.isEmpty { throw RequestError("spin: name the ring(s), e.g. {\"verb\":\"spin\",\"rings\":[\"stand\"]}") }
+            return verb == "spin" ? .spin(rings: names) : .stop(rings: names)
+        case "brightness":
+            guard let value = try optionalNumber(members["value"], name: "brightness") else {
+                throw RequestError("brightness: give \"value\" 0…1, e.g. {\"verb\":\"brightness\",\"value\":0.5}")
+            }
+            return try Request.brightness(value, text: JSONValue.format(value))
+        case "get": return .get
+        default: return .status
+        }
+    }
+
+    private static func optionalNumber(_ value: JSONValue?, name: String) throws(RequestError) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let n) = value else { throw RequestError("\(name) \(value.shown): must be a number") }
+        return n
+    }
+}

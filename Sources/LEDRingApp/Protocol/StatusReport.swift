@@ -1,0 +1,48 @@
+/// What `status` reports: the output, its health and the picture's cost.
+struct StatusReport: Equatable, Sendable {
+    /// The driver's name (`ws2812-spi`, `simulate`).
+    var driver: String
+    /// The device or dump file, when there is one.
+    var device: String?
+    /// Whether the driver is open and taking frames.
+    var driverUp: Bool
+    /// LEDs on the chain.
+    var leds: Int
+    /// Configured frames per second.
+    var fps: Double
+    /// Seconds between frames while animating: 1/fps, or longer when the wire needs it.
+    var frameInterval: Double
+    /// Frames sent since start.
+    var framesSent: Int
+    /// Driver errors since start.
+    var errors: Int
+    /// The last driver error, if any.
+    var lastError: String?
+    /// Estimated LED current of the last frame, mA.
+    var estimatedMilliamps: Double
+    /// The configured power budget, mA.
+    var maxMilliamps: Int?
+    /// Whether something is moving.
+    var animating: Bool
+    /// Connected clients.
+    var clients: Int
+    /// Seconds since the daemon started.
+    var uptime: Double
+    /// The config file, when there is one.
+    var config: String?
+
+    /// The status as one JSON line.
+    var jsonLine: String {
+        func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
+        return JSONText.object([
+            ("ok", "true"), ("driver", JSONText.string(driver)), ("device", optional(device)),
+            ("driverUp", driverUp ? "true" : "false"), ("leds", String(leds)), ("fps", JSONText.number(fps)),
+            ("frameInterval", JSONText.number(frameInterval)), ("framesSent", String(framesSent)),
+            ("errors", String(errors)), ("lastError", optional(lastError)),
+            ("estimatedMilliamps", JSONText.number((estimatedMilliamps * 10).rounded() / 10)),
+            ("maxMilliamps", maxMilliamps.map(String.init) ?? "null"),
+            ("animating", animating ? "true" : "false"), ("clients", String(clients)),
+            ("uptime", JSONText.number((uptime * 10).rounded() / 10)), ("config", optional(config)),
+        ])
+    }
+}

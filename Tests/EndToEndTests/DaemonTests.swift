@@ -1,0 +1,276 @@
+import Foundation
+import Glibc
+import RingRender
+import Testing
+
+/// End-to-end: `ledring run` on the APA102 dump driver with a temporary socket and state file,
+/// driven by the client commands and raw socket connections. Serialized, to go easy on a shared box.
+@Suite(.serialized) struct DaemonTests {
+    /// The move ring's LEDs (the first 24 on the chain) that are clearly lit, not just track.
+    static func litMoveLEDs(_ frame: [RGB8]) -> Int {
+        frame.prefix(24).filter { Int($0.r) + Int($0.g) + Int($0.b) > 60 }.count
+    }
+
+    @Test func setGetSpinStopResetBrightnessAndStatusRoundTrip() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let set = try daemon.client(["set", "move=0.8", "stand=45%"])
+        #expect(set.status == 0)
+        #expect(set.stdout.contains("move     80.0 % (target 80.0 %)"))
+        #expect(set.stdout.contains("stand    45.0 % (target 45.0 %)"))
+
+        let get = try daemon.client(["get"])
+        #expect(get.status == 0 && get.stdout == set.stdout)
+
+        #expect(try daemon.client(["spin", "stand"]).stdout.contains("stand    spinning (target 45.0 %)"))
+        #expect(try daemon.rings()["stand"]?.spinning == true)
+        #expect(try daemon.client(["stop", "stand"]).status == 0)
+        #expect(try daemon.rings()["stand"]?.spinning == false)
+
+        #expect(try daemon.client(["brightness", "50%"]).stdout.contains("brightness 50.0 %"))
+        let status = try daemon.client(["status"])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("driver: apa102-spi"))
+        #expect(status.stdout.contains("leds: 52"))
+        #expect(status.stdout.contains("errors: 0"))
+        #expect(status.stdout.contains("estimatedMilliamps: "))
+
+        #expect(try daemon.client(["reset", "--duration", "0"]).status == 0)
+        #expect(try daemon.rings().values.allSatisfy { $0.shown == 0 && $0.target == 0 })
+    }
+
+    @Test func clientErrorsSayWhatIsWrongAndExit65Or69() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let unknown = try daemon.client(["set", "nope=1"])
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("no ring called \"nope\"; the rings are move, exercise, stand"))
+        let bad = try daemon.client(["set", "move=nan"])
+        #expect(bad.status == 64)
+        let missing = try LedringProcess.run(["get", "--socket", daemon.directory + "/absent.sock"])
+        #expect(missing.status == 69)
+        #expect(missing.stderr.contains("ledring run"))
+    }
+
+    @Test func transitionsAreAnimatedInTheFrames() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=1", "--duration", "1.5", "--curve", "linear"]).status == 0)
+        #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.shown) == 1 })
+        // The frame after the transition's end is sent shortly after the value settles.
+        #expect(daemon.waitUntil { (try? daemon.frames().last.map(Self.litMoveLEDs)) == 24 })
+        let lit = try daemon.frames().map(Self.litMoveLEDs)
+        #expect(lit.first == 0)
+        #expect(lit.last == 24)
+        #expect(lit.contains { $0 > 0 && $0 < 24 }, "no frame between empty and full: \(lit)")
+        #expect(zip(lit, lit.dropFirst()).allSatisfy { $0 <= $1 }, "\(lit)")
+        // Once still, no more frames are sent.
+        let count = try daemon.frames().count
+        #expect(try daemon.client(["get"]).status == 0)
+        #expect(try daemon.frames().count == count)
+    }
+
+    @Test func aFailingDeviceIsReportedAndRetriedWhileTheSocketStaysUp() throws {
+        // /dev/full opens but refuses every write (ENOSPC), like a device that keeps failing.
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "/dev/full"])
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=1"]).status == 0)
+        // The first retry re-opens the device (it is there) and the next frame fails again.
+        #expect(daemon.waitUntil { daemon.stderr.components(separatedBy: "retrying in").count > 2 })
+        let status = try daemon.client(["status", "--json"])
+        #expect(status.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect(((report?["errors"] as? Int) ?? 0) >= 2)
+        #expect((report?["lastError"] as? String)?.contains("/dev/full") == true)
+        #expect(daemon.stderr.contains("retrying in 0.5 s") && daemon.stderr.contains("retrying in 1 s"))
+        #expect(try daemon.rings()["move"]?.target == 1)
+    }
+
+    @Test func aRestartRestoresTheValues() throws {
+        let first = try DaemonProcess()
+        #expect(try first.client(["set", "move=0.8", "exercise=1.3"]).status == 0)
+        first.send(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        let second = try DaemonProcess(directory: first.directory)
+        defer { second.cleanUp() }
+        let rings = try second.rings()
+        #expect(rings["move"]?.shown == 0.8 && rings["move"]?.target == 0.8)
+        #expect(rings["exercise"]?.target == 1.3)
+    }
+
+    @Test func killDashNineLosesNothingOnceTheStateIsWritten() throws {
+        let first = try DaemonProcess()
+        #expect(try first.client(["set", "stand=0.3"]).status == 0)
+        // Writes are debounced to a few a second; wait for this one, then pull the plug.
+        #expect(first.waitUntil { ((try? String(contentsOfFile: first.state, encoding: .utf8)) ?? "").contains("\"stand\":0.3") })
+        first.send(SIGKILL)
+        _ = first.waitForExit()
+        // The socket file is left behind by a killed daemon: the next one replaces it.
+        #expect(FileManager.default.fileExists(atPath: first.socket))
+        let second = try DaemonProcess(directory: first.directory)
+        defer { second.cleanUp() }
+        #expect(try second.rings()["stand"]?.target == 0.3)
+    }
+
+    @Test func aCorruptStateFileIsSetAsideWithAWarning() throws {
+        let directory = DaemonProcess.makeDirectory()
+        try "{not json".write(toFile: directory + "/state.json", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.stderr.contains("state file \(daemon.state): not a ledring state file"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(names.contains { $0.hasPrefix("state.json.corrupt-") })
+        #expect(try daemon.rings()["move"]?.target == 0)
+    }
+
+    @Test func sigtermSendsABlankFrameRemovesTheSocketAndExits0() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=1", "stand=0.5"]).status == 0)
+        #expect(daemon.waitUntil { (try? daemon.frames().last.map(Self.litMoveLEDs)) == 24 })
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let last = try #require(try daemon.frames().last)
+        #expect(last.allSatisfy { $0 == .black })
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+        #expect(daemon.stderr.contains("stopping on SIGTERM"))
+    }
+
+    @Test func sighupWithABadConfigKeepsTheOldOneAndAGoodOneKeepsValuesByName() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let config = directory + "/config.json"
+        func write(_ rings: String) throws {
+            try """
+            {"rings": \(rings), "output": {"driver": "apa102-spi", "dumpWire": "\(directory)/wire.bin"}}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try write(#"[{"name": "a", "leds": 8}, {"name": "b", "leds": 8}]"#)
+        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "a=0.5", "b=0.25"]).status == 0)
+
+        try write(##"[{"name": "a", "leds": 0}, {"name": "b", "leds": 8, "colour": "#ff0000"}]"##)
+        daemon.send(SIGHUP)
+        #expect(daemon.waitUntil { daemon.stderr.contains("reload rejected") })
+        #expect(daemon.stderr.contains("rings[0].leds: must be 1…1024, got 0"))
+        #expect(daemon.stderr.contains("rings[1].colour: unknown key"))
+        let kept = try daemon.rings()
+        #expect(Set(kept.keys) == ["a", "b"] && kept["a"]?.target == 0.5)
+
+        try write(#"[{"name": "b", "leds": 8}, {"name": "c", "leds": 4}]"#)
+        daemon.send(SIGHUP)
+        #expect(daemon.waitUntil { daemon.stderr.contains("reloaded") })
+        let reloaded = try daemon.rings()
+        #expect(Set(reloaded.keys) == ["b", "c"])
+        #expect(reloaded["b"]?.target == 0.25 && reloaded["c"]?.target == 0)
+        // Frames follow the new chain of 12 LEDs.
+        #expect(daemon.waitUntil { ((try? Data(contentsOf: URL(fileURLWithPath: daemon.dump)))?.count ?? 0) > 0 })
+    }
+
+    @Test func malformedAndOversizedRequestsGetErrorsAndTheConnectionStaysUp() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let connection = try SocketConnection(path: daemon.socket)
+        let nonsense = try connection.request("nonsense")
+        #expect(nonsense["ok"] as? Bool == false)
+        #expect((nonsense["error"] as? String)?.contains("unknown verb") == true)
+        let huge = try connection.request(String(repeating: "x", count: 70_000))
+        #expect((huge["error"] as? String)?.contains("longer than 65536 bytes") == true)
+        #expect(try connection.request(#"{"verb":"set","rings":{"move":1e300}}"#)["ok"] as? Bool == false)
+        #expect(try connection.request("set move nan")["ok"] as? Bool == false)
+        #expect(try connection.request("{\"verb\":")["ok"] as? Bool == false)
+        #expect(try connection.request(String(decoding: [0xff, 0xfe, 0x00, 0x41], as: UTF8.self))["ok"] as? Bool == false)
+        let good = try connection.request("set move 0.4")
+        #expect(good["ok"] as? Bool == true)
+        #expect(try daemon.rings()["move"]?.target == 0.4)
+    }
+
+    @Test func manyClientsAtOnceAndABoundOnHowMany() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        // The start-up probe's connection must be gone before counting: only the status client is left.
+        #expect(daemon.waitUntil { (try? daemon.client(["status", "--json"]).stdout.contains("\"clients\":1,")) == true })
+        var connections: [SocketConnection] = []
+        for _ in 0..<32 { connections.append(try SocketConnection(path: daemon.socket)) }
+        // Everyone sends before anyone reads: the daemon answers each in turn.
+        for (i, connection) in connections.enumerated() {
+            try connection.send("set move \(Double(i) / 100)\n")
+        }
+        for connection in connections {
+            #expect(connection.readLine().map { $0.hasPrefix("{\"ok\":true") } == true)
+        }
+        let extra = try SocketConnection(path: daemon.socket)
+        #expect(extra.readLine()?.contains("too many clients") == true)
+        connections.removeAll()
+        #expect(daemon.waitUntil { (try? daemon.client(["get"]).status) == 0 })
+    }
+
+    @Test func aFloodOfRequestsCollapsesIntoTheLatestValue() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let connection = try SocketConnection(path: daemon.socket)
+        let count = 2000
+        var text = ""
+        for k in 0..<count { text += "set move \(Double(k % 100) / 100) duration 0.5\n" }
+        try connection.send(text)
+        var answered = 0
+        while answered < count, let line = connection.readLine() {
+            if line.hasPrefix("{\"ok\":true") { answered += 1 }
+        }
+        #expect(answered == count)
+        #expect(try daemon.rings()["move"]?.target == Double((count - 1) % 100) / 100)
+    }
+
+    @Test func standardInputTakesTheSameRequests() throws {
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "WIRE", "--stdin"].map {
+            $0 == "WIRE" ? "/dev/null" : $0
+        })
+        defer { daemon.cleanUp() }
+        daemon.stdinPipe.fileHandleForWriting.write(Data("set move 0.5\nbogus\n".utf8))
+        #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.target) == 0.5 })
+        #expect(daemon.waitUntil { daemon.stderr.contains("standard input line 2: {\"ok\":false") })
+        try daemon.stdinPipe.fileHandleForWriting.close()
+        #expect(daemon.waitUntil { daemon.stderr.contains("standard input closed") })
+        #expect(try daemon.client(["get"]).status == 0)
+    }
+
+    @Test func simulatePrintsOneJSONFramePerChange() throws {
+        let daemon = try DaemonProcess(["--simulate", "--format", "json"])
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=0.5"]).status == 0)
+        #expect(daemon.waitUntil { daemon.stdout.contains("\"name\":\"move\",\"progress\":0.5,") })
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let second = try LedringProcess.run(["run", "--socket", daemon.socket, "--state", daemon.directory + "/other.json",
+                                             "--driver", "apa102-spi", "--dump-wire", "/dev/null"])
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("another ledring is already running"))
+        #expect(try daemon.client(["get"]).status == 0)
+    }
+
+    @Test func runWithoutAnOutputIsAUsageError() throws {
+        let result = try LedringProcess.run(["run", "--socket", "/tmp/lr-unused.sock", "--state", "/tmp/lr-unused.json"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("choose an output"))
+    }
+
+    @Test func checkConfigListsEveryProblemAndExits78() throws {
+        let directory = DaemonProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/bad.json"
+        try #"{"rings": [{"name": "move", "leds": 0}], "fps": -1, "colour": 1}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = try LedringProcess.run(["check-config", file])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("rings[0].leds: must be 1…1024, got 0"))
+        #expect(bad.stderr.contains("fps: must be 1…240, got -1"))
+        #expect(bad.stderr.contains("colour: unknown key"))
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/config.json").path
+        let good = try LedringProcess.run(["check-config", example])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("OK"))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// tools/setup-pi.sh against a fake Raspberry Pi OS root: every change is printed, and a second
+/// run changes nothing.
+@Suite struct SetupScriptTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func runScript(root: String) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.repository.appendingPathComponent("tools/setup-pi.sh").path, "--root", root]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func configuresAFreshPi4AndIsIdempotent() throws {
+        let root = "/tmp/lr-setup-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/boot/firmware", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/proc/device-tree", withIntermediateDirectories: true)
+        try "dtparam=audio=on\ncore_freq=400\n".write(toFile: root + "/boot/firmware/config.txt", atomically: true, encoding: .utf8)
+        try "console=tty1 root=PARTUUID=1 rootwait\n".write(toFile: root + "/boot/firmware/cmdline.txt", atomically: true, encoding: .utf8)
+        try Data("Raspberry Pi 4 Model B Rev 1.4\0".utf8).write(to: URL(fileURLWithPath: root + "/proc/device-tree/model"))
+
+        let (status, first) = try runScript(root: root)
+        #expect(status == 0, "\(first)")
+        #expect(first.contains("add dtparam=spi=on"))
+        #expect(first.contains("core_freq=400 -> core_freq=500"))
+        #expect(first.contains("reboot"))
+        let config = try String(contentsOfFile: root + "/boot/firmware/config.txt", encoding: .utf8)
+        #expect(config == "dtparam=audio=on\ncore_freq=500\ndtparam=spi=on\ncore_freq_min=500\n")
+        let cmdline = try String(contentsOfFile: root + "/boot/firmware/cmdline.txt", encoding: .utf8)
+        #expect(cmdline == "console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=65536\n")
+        #expect(fm.fileExists(atPath: root + "/etc/systemd/system/ledring.service"))
+        #expect(fm.fileExists(atPath: root + "/etc/ledring/config.json"))
+
+        let (again, second) = try runScript(root: root)
+        #expect(again == 0)
+        #expect(!second.contains("change:"), "\(second)")
+    }
+}

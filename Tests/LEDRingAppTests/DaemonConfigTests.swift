@@ -1,0 +1,123 @@
+import Foundation
+import RingRender
+import Testing
+@testable import LEDRingApp
+
+@Suite struct DaemonConfigTests {
+    func parse(_ json: String) throws(ConfigError) -> DaemonConfig {
+        try DaemonConfig.parse(Data(json.utf8), file: "test.json")
+    }
+
+    func problems(_ json: String) -> [String] {
+        do {
+            _ = try parse(json)
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    static var examplePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/config.json").path
+    }
+
+    @Test func theDocumentedExampleIsValid() throws {
+        let config = try DaemonConfig.load(path: Self.examplePath)
+        #expect(config.layout.rings.map(\.name) == ["move", "exercise", "stand", "queue"])
+        #expect(config.layout.ledCount == 24 + 16 + 12 + 9)
+        #expect(config.output.driver == .ws2812SPI)
+        #expect(config.output.spiHz == 3_600_000)
+        #expect(config.brightness == 0.5 && config.fps == 30 && config.maxMilliamps == 2000)
+        #expect(config.socket == SocketConfig(path: "/run/ledring/ledring.sock", mode: 0o660))
+        #expect(config.gpio.power == GPIOConfig.Power(line: 17, activeLow: false))
+        #expect(config.gpio.encoder?.ring == "move")
+        let exercise = config.layout.rings[1]
+        #expect(exercise.segments[0].startLED == 8 && exercise.segments[0].direction == .counterClockwise)
+        #expect(exercise.appearance.cap == .square)
+        #expect(exercise.appearance.gradient.stops.map(\.location) == [0, 0.8])
+        #expect(exercise.appearance.track == .color(RGB8(r: 0x10, g: 0x20, b: 0)))
+        let stand = config.layout.rings[2]
+        #expect(stand.appearance.track == .off && stand.appearance.gradient.span == .fill)
+        #expect(config.layout.rings[3].shape == .pie && config.layout.rings[3].segments.map(\.ledCount) == [8, 1])
+    }
+
+    @Test func anEmptyObjectIsTheDefaultActivityRings() throws {
+        let config = try parse("{}")
+        #expect(config.layout.rings.map(\.name) == ["move", "exercise", "stand"])
+        #expect(config.output.driver == nil && config.fps == 30 && config.socket.mode == 0o660)
+    }
+
+    @Test func everyProblemIsReportedAtOnceWithItsPath() {
+        let found = problems("""
+        {"rings": [{"name": "move", "leds": 24},
+                   {"name": "exercise", "leds": 0, "cap": "pointy", "colour": "#ff0000"},
+                   {"name": "move", "leds": 12}],
+         "brightness": 2, "fps": "fast", "verbose": true,
+         "output": {"driver": "ws2811", "spiHz": 12.5},
+         "socket": {"mode": 660}}
+        """)
+        #expect(found.contains("rings[1].leds: must be 1…1024, got 0"))
+        #expect(found.contains { $0.hasPrefix("rings[1].cap: must be one of round, square, got \"pointy\"") })
+        #expect(found.contains { $0.hasPrefix("rings[1].colour: unknown key") })
+        #expect(found.contains { $0.hasPrefix("rings[2].name: \"move\" is already the name of rings[0]") })
+        #expect(found.contains("brightness: must be 0…1, got 2"))
+        #expect(found.contains { $0.hasPrefix("fps: must be a number 1…240, got \"fast\"") })
+        #expect(found.contains { $0.hasPrefix("verbose: unknown key") })
+        #expect(found.contains { $0.hasPrefix("output.driver: must be one of ws2812-spi") })
+        #expect(found.contains { $0.hasPrefix("output.spiHz: must be a whole number") })
+        #expect(found.contains { $0.hasPrefix("socket.mode: must be an octal mode as a string") })
+        #expect(found.count == 10)
+    }
+
+    @Test(arguments: [
+        (##"{"rings": []}"##, "rings: must list at least one ring"),
+        (##"{"rings": [{"leds": 3}]}"##, "rings[0].name: missing"),
+        (##"{"rings": [{"name": "1st", "leds": 3}]}"##, "rings[0].name: must be letters"),
+        (##"{"rings": [{"name": "a"}]}"##, "rings[0].leds: missing"),
+        (##"{"rings": [{"name": "a", "leds": 2.5}]}"##, "rings[0].leds: must be a whole number 1…1024, got 2.5"),
+        (##"{"rings": [{"name": "a", "leds": 8, "startLED": 8}]}"##, "rings[0].startLED: must be 0…7, got 8"),
+        (##"{"rings": [{"name": "a", "shape": "pie", "leds": 8}]}"##, "rings[0].leds: does not apply to a pie"),
+        (##"{"rings": [{"name": "a", "shape": "pie", "segments": [8, 0]}]}"##, "rings[0].segments[1]: must be 1…1024, got 0"),
+        (##"{"rings": [{"name": "a", "leds": 8, "gradient": ["#ff0000", "red"]}]}"##, "rings[0].gradient[1]: must be a colour \"#rrggbb\", got \"red\""),
+        (##"{"rings": [{"name": "a", "leds": 8, "gradient": [{"color": "#ff0000", "location": 0.5}, {"color": "#00ff00", "location": 0.2}]}]}"##,
+         "rings[0].gradient[1].location: must not be less than the stop before it"),
+        (##"{"rings": [{"name": "a", "leds": 8, "track": "dim"}]}"##, "rings[0].track: must be \"off\", an opacity 0…1 or a colour"),
+        (##"{"rings": [{"name": "a", "leds": 8, "spinner": {"period": 0}}]}"##, "rings[0].spinner.period: must be 0.05…60, got 0"),
+        (##"{"gamma": null}"##, "gamma: must be a number 1…4, got null"),
+        (##"{"output": {"order": "GRX"}}"##, "output.order:"),
+        (##"{"output": {"board": "rpi9"}}"##, "output.board: must be auto or one of"),
+        (##"{"output": {"format": "ansi"}}"##, "output.format: must be json or text"),
+        (##"{"gpio": {"encoder": {"a": 5, "b": 5, "ring": "nope"}}}"##, "gpio.encoder.ring: no ring called \"nope\""),
+        (##"{"gpio": {"power": {"line": -1}}}"##, "gpio.power.line: must be 0…1023, got -1"),
+        (##"{"socket": {"path": "/run/ledring/"}}"##, "socket.path: names a directory"),
+        (##"{"state": 5}"##, "state: must be a non-empty string, got 5"),
+        (##"[1, 2]"##, "must be an object {…}, got [1, 2]"),
+        (##"{"rings": [{"name": "a", "leds": 8},"##, "not valid JSON"),
+    ])
+    func badValuesAreNamed(json: String, expected: String) {
+        let found = problems(json)
+        #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
+    }
+
+    @Test func booleansAreNotNumbersAndNumbersAreNotBooleans() {
+        #expect(problems(##"{"fps": true}"##) == ["fps: must be a number 1…240, got true"])
+        #expect(problems(##"{"gpio": {"power": {"line": 3, "activeLow": 1}}}"##) == ["gpio.power.activeLow: must be true or false, got 1"])
+    }
+
+    @Test func aSingleColourGradientIsSolidAndListsSpreadEvenly() throws {
+        let config = try parse(##"{"rings": [{"name": "a", "leds": 8, "gradient": "#102030"}, {"name": "b", "leds": 8, "gradient": ["#000000", "#808080", "#ffffff"]}]}"##)
+        #expect(config.layout.rings[0].appearance.gradient.stops.allSatisfy { $0.color == RGB8(r: 0x10, g: 0x20, b: 0x30) })
+        #expect(config.layout.rings[1].appearance.gradient.stops.map(\.location) == [0, 0.5, 1])
+    }
+
+    @Test func theErrorMessageNamesTheFileOnEveryLine() {
+        do {
+            _ = try parse(##"{"fps": 0, "gamma": 9}"##)
+            Issue.record("expected an error")
+        } catch {
+            #expect(Set(error.description.split(separator: "\n")) == ["test.json: fps: must be 1…240, got 0", "test.json: gamma: must be 1…4, got 9"])
+            #expect(error.commandError.code == .config)
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import LEDHardware
+import LEDRingTesting
+import LEDWire
+import RingRender
+import Testing
+@testable import LEDRingApp
+
+@Suite struct LineBufferTests {
+    @Test func splitsLinesAcrossChunksAndDropsCarriageReturns() {
+        var buffer = LineBuffer(limit: 100)
+        #expect(buffer.append(Array("get\r\nset mo".utf8)[...]) == [.line("get")])
+        #expect(buffer.append(Array("ve 0.5\n\n".utf8)[...]) == [.line("set move 0.5"), .line("")])
+        #expect(buffer.append(Array("status".utf8)[...]) == [])
+        #expect(buffer.finish() == [.line("status")])
+    }
+
+    @Test func aLineOverTheLimitIsReportedOnceAndDroppedToItsNewline() {
+        var buffer = LineBuffer(limit: 10)
+        #expect(buffer.append(Array("0123456789ab".utf8)[...]) == [.tooLong])
+        #expect(buffer.append(Array("cdef".utf8)[...]) == [])
+        #expect(buffer.pendingCount == 0)
+        #expect(buffer.append(Array("gh\nget\n".utf8)[...]) == [.line("get")])
+    }
+}
+
+@Suite struct BackoffTests {
+    @Test func doublesUpToTheMaximumAndResets() {
+        var backoff = Backoff(initial: 0.5, maximum: 30)
+        let delays = (0..<9).map { _ in backoff.delay() }
+        #expect(delays == [0.5, 1, 2, 4, 8, 16, 30, 30, 30])
+        backoff.reset()
+        #expect(backoff.delay() == 0.5)
+    }
+}
+
+@Suite struct DriverOutputTests {
+    /// A driver on a recording transport whose failures the test scripts.
+    final class FakeDevice {
+        var opens = 0
+        var failOpens = 0
+        var transports: [RecordingTransport] = []
+
+        func make() throws(HardwareError) -> LEDDriver {
+            opens += 1
+            if failOpens > 0 {
+                failOpens -= 1
+                throw HardwareError(kind: .notFound, message: "/dev/spidev0.0 is gone")
+            }
+            let transport = RecordingTransport()
+            transports.append(transport)
+            do {
+                return LEDDriver(encoder: try APA102Encoder(), transport: transport, ledCount: 4)
+            } catch {
+                throw HardwareError(kind: .invalidConfiguration, message: error.message)
+            }
+        }
+    }
+
+    let frame = [RGB8](repeating: RGB8(r: 10, g: 20, b: 30), count: 4)
+
+    @Test func anIOErrorIsCountedAndRetriedWithBackoffUntilTheDeviceReturns() throws {
+        let device = FakeDevice()
+        let output = DriverOutput(name: "apa102-spi", device: "/dev/spidev0.0", factory: device.make)
+        try output.open(at: 0)
+        output.show(frame, values: [], states: [], at: 1)
+        #expect(output.framesSent == 1 && output.isUp)
+
+        device.transports[0].failure = HardwareError(kind: .io, message: "EIO")
+        device.failOpens = 2
+        output.show(frame, values: [], states: [], at: 2)
+        #expect(!output.isUp && output.errorCount == 1 && output.retryAt == 2.5)
+        #expect(output.lastError == "EIO")
+        #expect(!output.retryIfDue(at: 2.4))  // not due yet: no attempt
+        #expect(device.opens == 1)
+        #expect(!output.retryIfDue(at: 2.5))  // the device is still gone
+        #expect(output.retryAt == 3.5 && output.errorCount == 2)
+        #expect(!output.retryIfDue(at: 3.5))
+        #expect(output.retryAt == 5.5)
+        #expect(output.retryIfDue(at: 5.5))  // back
+        #expect(output.isUp && output.retryAt == nil)
+        output.show(frame, values: [], states: [], at: 6)
+        #expect(output.framesSent == 2 && device.transports.last?.transfers.count == 1)
+    }
+
+    @Test func framesAreNeverCloserThanTheWireTimePlusLatch() throws {
+        // 1024 WS2812 LEDs take about 31 ms on the wire: more than a 60 fps frame.
+        let encoder = try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428)
+        let output = DriverOutput(name: "ws2812-spi", device: nil) { () throws(HardwareError) -> LEDDriver in
+            LEDDriver(encoder: encoder, transport: RecordingTransport(), ledCount: 1024)
+        }
+        try output.open(at: 0)
+        #expect(output.minimumFrameInterval == encoder.wireTimeMicroseconds(ledCount: 1024) / 1e6)
+        #expect(output.minimumFrameInterval > 1.0 / 60)
+    }
+
+    @Test func aMissingDeviceAtStartIsRetriedButAPermissionErrorIsFatal() throws {
+        let device = FakeDevice()
+        device.failOpens = 1
+        let output = DriverOutput(name: "ws2812-spi", device: nil, factory: device.make)
+        try output.open(at: 0)
+        #expect(!output.isUp && output.retryAt == 0.5)
+
+        let denied = DriverOutput(name: "ws2812-spi", device: nil) { () throws(HardwareError) -> LEDDriver in
+            throw HardwareError(kind: .permissionDenied, message: "no access", fix: "join the spi group")
+        }
+        #expect(throws: HardwareError.self) { try denied.open(at: 0) }
+    }
+}
+
+@Suite struct StateStoreTests {
+    func temporaryPath() -> String {
+        "/tmp/lr-unit-\(UUID().uuidString.prefix(8))/nested/state.json"
+    }
+
+    @Test func savesAtomicallyAndLoadsBack() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        let store = StateStore(path: path)
+        #expect(store.load() == .none)
+        let state = SavedState(rings: ["move": 0.8, "stand": 1.3], spinning: ["stand"], brightness: 0.5)
+        try store.save(state)
+        #expect(store.load() == .state(state))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Posix.directory(of: path))
+        #expect(leftovers == ["state.json"])
+    }
+
+    @Test(arguments: ["{broken", #"{"rings":{"move":500},"spinning":[]}"#, #"{"spinning":[]}"#])
+    func aCorruptFileIsSetAside(content: String) throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        try content.write(toFile: path, atomically: false, encoding: .utf8)
+        guard case .corrupt(_, let movedTo?) = StateStore(path: path).load() else {
+            Issue.record("not reported as corrupt")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(FileManager.default.fileExists(atPath: movedTo))
+    }
+}
+
+@Suite struct DaemonPathsTests {
+    @Test func socketDefaults() {
+        #expect(DaemonPaths.daemonSocket(option: "/x.sock", config: "/y.sock", environment: [:], uid: 1000) == "/x.sock")
+        #expect(DaemonPaths.daemonSocket(option: nil, config: "/y.sock", environment: [:], uid: 1000) == "/y.sock")
+        #expect(DaemonPaths.daemonSocket(option: nil, config: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000)
+                == "/run/user/1000/ledring.sock")
+        #expect(DaemonPaths.daemonSocket(option: nil, config: nil, environment: [:], uid: 0) == "/run/ledring/ledring.sock")
+        #expect(DaemonPaths.daemonSocket(option: nil, config: nil, environment: [:], uid: 1000) == "/tmp/ledring-1000.sock")
+    }
+
+    @Test func theClientFindsTheServiceSocketWhenTheUserHasNone() {
+        let env = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(DaemonPaths.clientSocket(option: nil, environment: env, uid: 1000, exists: { $0 == DaemonPaths.serviceSocket })
+                == DaemonPaths.serviceSocket)
+        #expect(DaemonPaths.clientSocket(option: nil, environment: env, uid: 1000, exists: { _ in true })
+                == "/run/user/1000/ledring.sock")
+    }
+
+    @Test func stateDefaults() {
+        #expect(DaemonPaths.state(option: nil, config: nil, environment: ["XDG_STATE_HOME": "/s"], uid: 1000) == "/s/ledring/state.json")
+        #expect(DaemonPaths.state(option: nil, config: nil, environment: ["HOME": "/home/pi"], uid: 1000)
+                == "/home/pi/.local/state/ledring/state.json")
+        #expect(DaemonPaths.state(option: nil, config: nil, environment: ["HOME": "/root"], uid: 0) == "/var/lib/ledring/state.json")
+    }
+}
+
+@Suite struct ClientCommandTests {
+    @Test func argumentsBecomeRequests() throws {
+        let (set, socket, json) = try ClientCommand.parse(["set", "move=0.8", "exercise=40%", "--duration", "1.5",
+                                                          "--curve", "spring", "--socket", "/s.sock", "--json"])
+        #expect(set == .set(values: [.init(ring: "move", value: 0.8), .init(ring: "exercise", value: 0.4)],
+                            duration: 1.5, curve: .spring))
+        #expect(socket == "/s.sock" && json)
+        #expect(try ClientCommand.parse(["spin", "stand"]).0 == .spin(rings: ["stand"]))
+        #expect(try ClientCommand.parse(["reset"]).0 == .reset(duration: 1, curve: .easeInOut))
+        #expect(try ClientCommand.parse(["brightness", "50%"]).0 == .brightness(0.5))
+    }
+
+    @Test(arguments: [["set"], ["set", "move"], ["set", "move=abc"], ["get", "extra"], ["spin"], ["brightness", "2"],
+                      ["status", "--duration", "1"], ["get", "--bogus"]])
+    func badArgumentsAreUsageErrors(arguments: [String]) {
+        #expect(throws: CommandError.self) { try ClientCommand.parse(arguments) }
+    }
+
+    @Test func getIsPrintedAsPercentages() throws {
+        let reply = Reply.rings([.init(name: "move", shown: 0.8, target: 0.8, spinning: false),
+                                 .init(name: "stand", shown: 0.1, target: 0.45, spinning: true)], brightness: 1)
+        guard case .object(let object) = try JSONValue.parse(Data(reply.jsonLine.utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(ReplyFormatter.text(object) == "move  80.0 % (target 80.0 %)\nstand spinning (target 45.0 %)\nbrightness 100.0 %\n")
+    }
+}

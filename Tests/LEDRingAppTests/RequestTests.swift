@@ -1,0 +1,78 @@
+import Foundation
+import RingRender
+import Testing
+@testable import LEDRingApp
+
+@Suite struct RequestTests {
+    typealias Update = Request.RingValueUpdate
+
+    @Test func textAndJSONSetMeanTheSame() throws {
+        let text = try Request.parse("set move 0.8 exercise 40% duration 1.5 curve spring")
+        let json = try Request.parse(#"{"verb":"set","rings":{"move":0.8,"exercise":0.4},"duration":1.5,"curve":"spring"}"#)
+        let expected = Request.set(values: [Update(ring: "move", value: 0.8), Update(ring: "exercise", value: 0.4)],
+                                   duration: 1.5, curve: .spring)
+        #expect(text == expected)
+        // JSON objects have no order: rings come sorted by name.
+        #expect(json == .set(values: [Update(ring: "exercise", value: 0.4), Update(ring: "move", value: 0.8)],
+                             duration: 1.5, curve: .spring))
+    }
+
+    @Test func equalsSignFormLikeTheClient() throws {
+        #expect(try Request.parse("set move=0.8") == .set(values: [Update(ring: "move", value: 0.8)], duration: 0, curve: .easeInOut))
+    }
+
+    @Test(arguments: [
+        ("get", Request.get), ("status", .status), ("  get  \n", .get),
+        ("reset", .reset(duration: 1, curve: .easeInOut)), ("reset duration 0", .reset(duration: 0, curve: .easeInOut)),
+        ("spin stand", .spin(rings: ["stand"])), ("spin stand move", .spin(rings: ["stand", "move"])),
+        ("stop", .stop(rings: [])), ("stop stand", .stop(rings: ["stand"])),
+        ("brightness 0.5", .brightness(0.5)), ("brightness 25%", .brightness(0.25)),
+        (#"{"verb":"get"}"#, .get), (#"{"verb":"spin","rings":["stand"]}"#, .spin(rings: ["stand"])),
+        (#"{"verb":"spin","rings":"stand"}"#, .spin(rings: ["stand"])), (#"{"verb":"stop"}"#, .stop(rings: [])),
+        (#"{"verb":"brightness","value":0.5}"#, .brightness(0.5)), (#"{"verb":"reset","duration":2}"#, .reset(duration: 2, curve: .easeInOut)),
+    ])
+    func verbs(line: String, expected: Request) throws {
+        #expect(try Request.parse(line) == expected)
+    }
+
+    @Test(arguments: [
+        ("", "empty request"), ("dance", "unknown verb \"dance\""), ("set", "set: give at least one ring"),
+        ("set move", "set: \"move\" needs a value"), ("set move abc", "move \"abc\": not a number"),
+        ("set move nan", "move nan: must be a finite number"), ("set move inf", "move inf: must be a finite number"),
+        ("set move -0.1", "move -0.1: must be 0…100"), ("set move 101", "move 101: must be 0…100"),
+        ("set move 0.5 duration -1", "duration -1: must be seconds"), ("set move 0.5 curve bouncy", "curve \"bouncy\": unknown"),
+        ("spin", "spin: name the ring"), ("brightness 2", "brightness 2: must be 0…1"), ("get now", "get takes no arguments"),
+        ("{", "not valid JSON"), ("[1]", "unknown verb \"[1]\""), (#"{"verb":5}"#, "missing \"verb\""),
+        (#"{"verb":"set","rings":{"move":"high"}}"#, "move \"high\": must be a number"),
+        (#"{"verb":"set","rings":{"move":1e300}}"#, "move 1e+300: must be 0…100"),
+        (#"{"verb":"set","rings":{"move":0.5},"speed":2}"#, "set: unknown key \"speed\""),
+        (#"{"verb":"set","rings":[]}"#, "set: \"rings\" must be an object"),
+        (#"{"verb":"brightness"}"#, "brightness: give \"value\""),
+        (#"{"verb":"set","rings":{"move":0.5},"duration":"long"}"#, "duration \"long\": must be a number"),
+    ])
+    func badRequestsSayWhatIsWrong(line: String, expected: String) {
+        do {
+            let request = try Request.parse(line)
+            Issue.record("parsed \(line) as \(request)")
+        } catch {
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+        }
+    }
+
+    @Test(arguments: [
+        Request.set(values: [Update(ring: "move", value: 0.8)], duration: 1.5, curve: .spring), .get,
+        .reset(duration: 1, curve: .linear), .spin(rings: ["a", "b"]), .stop(rings: []), .brightness(0.25), .status,
+    ])
+    func encodedRequestsParseBack(request: Request) throws {
+        #expect(try Request.parse(request.jsonLine) == request)
+    }
+
+    @Test func repliesAreOneJSONLine() throws {
+        let reply = Reply.rings([.init(name: "move", shown: 0.5, target: 0.8, spinning: false)], brightness: 1)
+        #expect(reply.jsonLine == #"{"ok":true,"rings":[{"name":"move","shown":0.5,"target":0.8,"spinning":false}],"brightness":1}"#)
+        let error = Reply.error("bad \"x\"\nnext")
+        #expect(error.jsonLine == #"{"ok":false,"error":"bad \"x\"\nnext"}"#)
+        let object = try JSONSerialization.jsonObject(with: Data(error.jsonLine.utf8)) as? [String: Any]
+        #expect(object?["error"] as? String == "bad \"x\"\nnext")
+    }
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Sets up a fresh Raspberry Pi OS (Bookworm) for the ledring service, printing every change:
+#   - SPI on (dtparam=spi=on in config.txt)
+#   - spidev.bufsiz=65536 on the kernel command line (a WS2812 frame must go in one transfer)
+#   - core_freq and core_freq_min fixed on Pi 3/4/Zero 2 (the SPI clock follows the core clock)
+#   - the `ledring` system user in the spi and gpio groups; the invoking user in the ledring group
+#   - /usr/local/bin/ledring, /etc/ledring/config.json and the systemd unit, enabled
+# Safe to run again: what is already right is left alone and reported as such.
+#
+# usage: sudo tools/setup-pi.sh [--binary PATH] [--config FILE] [--user NAME] [--dry-run] [--root DIR]
+#   --binary PATH  the ledring binary to install (default: .build/release/ledring if present)
+#   --config FILE  the config to install if /etc/ledring/config.json does not exist yet
+#                  (default: examples/minimal.json)
+#   --user NAME    who may use the control socket (default: $SUDO_USER)
+#   --dry-run      print what would change, change nothing
+#   --root DIR     operate on a copy of a root file system (for testing); skips users and systemctl
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+binary=""
+config="$here/examples/minimal.json"
+user="${SUDO_USER:-}"
+dry=0
+root=""
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) binary="$2"; shift 2 ;;
+        --config) config="$2"; shift 2 ;;
+        --user) user="$2"; shift 2 ;;
+        --dry-run) dry=1; shift ;;
+        --root) root="${2%/}"; shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) echo "setup-pi.sh: unknown option $1; see --help" >&2; exit 64 ;;
+    esac
+done
+
+if [ -z "$root" ] && [ "$(id -u)" -ne 0 ] && [ "$dry" -eq 0 ]; then
+    echo "setup-pi.sh: run as root (sudo $0 $*), or with --dry-run to see what it would change" >&2
+    exit 77
+fi
+if [ -z "$binary" ] && [ -x "$here/.build/release/ledring" ]; then binary="$here/.build/release/ledring"; fi
+
+reboot_needed=0
+say() { printf '%s\n' "$*"; }
+change() { if [ "$dry" -eq 1 ]; then say "would: $*"; else say "change: $*"; fi; }
+run() { if [ "$dry" -eq 0 ]; then "$@"; fi; }
+system() { if [ -z "$root" ]; then run "$@"; else say "  (skipped with --root: $*)"; fi; }
+
+# Bookworm keeps the boot files in /boot/firmware; older releases in /boot.
+boot="$root/boot/firmware"
+[ -f "$boot/config.txt" ] || boot="$root/boot"
+config_txt="$boot/config.txt"
+cmdline_txt="$boot/cmdline.txt"
+if [ ! -f "$config_txt" ]; then
+    echo "setup-pi.sh: no config.txt in $root/boot/firmware or $root/boot; is this Raspberry Pi OS?" >&2
+    exit 69
+fi
+
+# key=value in config.txt: set it unless it is already set to that value.
+set_config() {
+    local key="$1" value="$2"
+    if grep -Eq "^[[:space:]]*$key=$value[[:space:]]*$" "$config_txt"; then
+        say "ok: $key=$value already in $config_txt"
+    elif grep -Eq "^[[:space:]]*$key=" "$config_txt"; then
+        change "$config_txt: $(grep -E "^[[:space:]]*$key=" "$config_txt" | tail -1) -> $key=$value"
+        run sed -i -E "s/^[[:space:]]*$key=.*/$key=$value/" "$config_txt"
+        reboot_needed=1
+    else
+        change "$config_txt: add $key=$value"
+        run sh -c "printf '%s\n' '$key=$value' >> '$config_txt'"
+        reboot_needed=1
+    fi
+}
+
+# 1. SPI
+set_config dtparam=spi on
+
+# 2. spidev buffer: the kernel command line is one line; add the parameter to it.
+if [ -f "$cmdline_txt" ]; then
+    if grep -q "spidev.bufsiz=65536" "$cmdline_txt"; then
+        say "ok: spidev.bufsiz=65536 already in $cmdline_txt"
+    else
+        change "$cmdline_txt: append spidev.bufsiz=65536 (default 4096 bytes holds only ~280 WS2812 LEDs)"
+        run sed -i -E '1 s/[[:space:]]*spidev\.bufsiz=[0-9]+//; 1 s/$/ spidev.bufsiz=65536/' "$cmdline_txt"
+        reboot_needed=1
+    fi
+fi
+
+# 3. Core clock: on Pi 3/4/Zero 2 the SPI clock is derived from the core clock, which moves with
+#    load unless pinned. The Pi 5's SPI (RP1) has its own clock. Values match boards/*.json.
+model="$(tr -d '\0' < "$root/proc/device-tree/model" 2>/dev/null || true)"
+case "$model" in
+    *"Raspberry Pi 4"*|*"Raspberry Pi 400"*|*"Compute Module 4"*) mhz=500 ;;
+    *"Raspberry Pi 3"*|*"Raspberry Pi Zero 2"*) mhz=250 ;;
+    *) mhz="" ;;
+esac
+if [ -n "$mhz" ]; then
+    set_config core_freq "$mhz"
+    set_config core_freq_min "$mhz"
+else
+    say "ok: core clock left alone (${model:-unknown model}: not a Pi 3/4/Zero 2)"
+fi
+
+# 4. Users and groups.
+if [ -z "$root" ]; then
+    for group in spi gpio ledring; do
+        if getent group "$group" >/dev/null; then say "ok: group $group exists"; else change "add group $group"; run groupadd --system "$group"; fi
+    done
+    if id ledring >/dev/null 2>&1; then
+        say "ok: user ledring exists"
+    else
+        change "add system user ledring (no login, no home)"
+        run useradd --system --gid ledring --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ledring
+    fi
+    for group in spi gpio; do
+        if id -nG ledring 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+            say "ok: ledring is in group $group"
+        else
+            change "add user ledring to group $group"; run usermod -aG "$group" ledring
+        fi
+    done
+    if [ -n "$user" ] && [ "$user" != root ]; then
+        if id -nG "$user" | tr ' ' '\n' | grep -qx ledring; then
+            say "ok: $user is in group ledring (may use the control socket)"
+        else
+            change "add $user to group ledring so \`ledring set\` reaches the service (log in again to take effect)"
+            run usermod -aG ledring "$user"
+        fi
+    fi
+else
+    say "  (skipped with --root: users spi/gpio/ledring)"
+fi
+
+# 5. Files.
+if [ -n "$binary" ]; then
+    change "install $binary as $root/usr/local/bin/ledring"
+    run install -D -m 0755 "$binary" "$root/usr/local/bin/ledring"
+elif [ -x "$root/usr/local/bin/ledring" ]; then
+    say "ok: $root/usr/local/bin/ledring present"
+else
+    say "note: no ledring binary given; build with \`swift build -c release\` and pass --binary .build/release/ledring"
+fi
+if [ -f "$root/etc/ledring/config.json" ]; then
+    say "ok: $root/etc/ledring/config.json exists (kept)"
+else
+    change "install $config as $root/etc/ledring/config.json (edit it, then \`ledring check-config\`)"
+    run install -D -m 0644 "$config" "$root/etc/ledring/config.json"
+fi
+unit="$root/etc/systemd/system/ledring.service"
+if [ -f "$unit" ] && cmp -s "$here/tools/ledring.service" "$unit"; then
+    say "ok: $unit is up to date"
+else
+    change "install $unit"
+    run install -D -m 0644 "$here/tools/ledring.service" "$unit"
+    system systemctl daemon-reload
+fi
+system systemctl enable ledring.service
+
+if [ "$reboot_needed" -eq 1 ]; then
+    say "reboot to apply the boot settings; the service starts on boot (\`ledring status\` to check)"
+else
+    system systemctl restart ledring.service
+    say "done: \`ledring status\` shows the service; \`journalctl -u ledring\` its log"
+fi
