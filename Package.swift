@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
+        // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
+        .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTesting"], exclude: ["Golden"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
