@@ -15,7 +15,10 @@ public struct GPIOResolvedLine: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `line 17 ("GPIO17") on pinctrl-bcm2711`.
-    public var description: String {
-        name.isEmpty ? "line \(offset) on \(chipLabel)" : "line \(offset) (\"\(name)\") on \(chipLabel)"
+    public var description: String { "\(lineDescription) on \(chipLabel)" }
+
+    /// `line 17 ("GPIO17")`, for messages that name the chip separately.
+    public var lineDescription: String {
+        name.isEmpty ? "line \(offset)" : "line \(offset) (\"\(name)\")"
     }
 }

@@ -118,12 +118,12 @@ public final class LibgpiodV1Lines: GPIOLines {
                     if gpiod_line_is_used(line) {
                         let consumer = gpiod_line_consumer(line).map { String(cString: $0) } ?? ""
                         return HardwareError.gpio(
-                            errno, chip: label, line: lines[index].description.replacingSuffix(" on \(label)"),
+                            errno, chip: label, line: lines[index].lineDescription,
                             consumer: consumer, operation: operation)
                     }
                 }
             }
-            let names = lines.map { $0.description.replacingSuffix(" on \(label)") }.joined(separator: ", ")
+            let names = lines.map(\.lineDescription).joined(separator: ", ")
             return HardwareError.gpio(errno, chip: label, line: names, operation: operation)
         }
 
@@ -208,13 +208,6 @@ public final class LibgpiodV1Lines: GPIOLines {
         }
 
         func release() { request.close() }
-    }
-}
-
-extension String {
-    /// The string without `suffix`, when it ends with it.
-    fileprivate func replacingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
 #endif

@@ -114,7 +114,7 @@ public final class LibgpiodV2Lines: GPIOLines {
             configure(settings, index)
             var lineOffset = offset
             if gpiod_line_config_add_line_settings(lineConfig, &lineOffset, 1, settings) < 0 {
-                throw HardwareError.gpio(Errno.current, chip: label, line: lines[index].description, operation: operation)
+                throw HardwareError.gpio(Errno.current, chip: label, line: lines[index].lineDescription, operation: operation)
             }
         }
         guard let request = gpiod_chip_request_lines(chip, requestConfig, lineConfig) else {
@@ -135,17 +135,12 @@ public final class LibgpiodV2Lines: GPIOLines {
                 if gpiod_line_info_is_used(info) {
                     let consumer = gpiod_line_info_get_consumer(info).map { String(cString: $0) } ?? ""
                     return HardwareError.gpio(
-                        errno, chip: label, line: Self.lineName(line), consumer: consumer, operation: operation)
+                        errno, chip: label, line: line.lineDescription, consumer: consumer, operation: operation)
                 }
             }
         }
         return HardwareError.gpio(
-            errno, chip: label, line: lines.map(Self.lineName).joined(separator: ", "), operation: operation)
-    }
-
-    /// `line 17 ("GPIO17")`, without the chip, which the error names separately.
-    fileprivate static func lineName(_ line: GPIOResolvedLine) -> String {
-        line.name.isEmpty ? "line \(line.offset)" : "line \(line.offset) (\"\(line.name)\")"
+            errno, chip: label, line: lines.map(\.lineDescription).joined(separator: ", "), operation: operation)
     }
 
     /// A granted request; releases it exactly once.
@@ -165,7 +160,7 @@ public final class LibgpiodV2Lines: GPIOLines {
 
         func error(_ errno: Errno, operation: String) -> HardwareError {
             HardwareError.gpio(
-                errno, chip: label, line: lines.map(LibgpiodV2Lines.lineName).joined(separator: ", "), operation: operation)
+                errno, chip: label, line: lines.map(\.lineDescription).joined(separator: ", "), operation: operation)
         }
 
         func release() {
