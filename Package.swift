@@ -10,6 +10,8 @@ import PackageDescription
 // or CI machine without libgpiod can still run `--simulate` and the tests.
 // LEDRING_GPIOD_HEADER overrides the search: a path to another gpiod.h, or `none` to build as if
 // libgpiod were missing.
+// SwiftPM caches this evaluation (keyed on this file and the environment, not on gpiod.h), so
+// after installing or upgrading libgpiod run `swift package purge-cache` before rebuilding.
 enum GPIODAPI: String { case v1 = "GPIOD_V1", v2 = "GPIOD_V2" }
 
 func detectGPIODAPI() -> GPIODAPI? {

@@ -47,6 +47,8 @@ extension HardwareError {
         HardwareError(
             kind: .notFound,
             message: "\(feature) needs libgpiod, and this ledring was built without it",
-            fix: "install it (`sudo apt install libgpiod-dev`) and rebuild ledring (`swift build -c release`)")
+            // SwiftPM caches what Package.swift found, so a plain rebuild would not see the new header.
+            fix: "install it (`sudo apt install libgpiod-dev`), then `swift package purge-cache` and rebuild "
+                + "ledring (`swift build -c release`)")
     }
 }
