@@ -69,9 +69,8 @@ public enum LEDRingApp {
     /// Sends the frames to LEDs (or, with `--dump-wire`, to a file): paced in real time on a
     /// device so animations look right, as fast as possible into a dump file.
     static func driveLEDs(_ command: OneShotCommand, kind: DriverKind, options: OneShotOptions) throws(CommandError) -> ExitCode {
-        var settings = DriverSettings(kind: kind, ledCount: command.layout.ledCount, device: options.device,
-                                      spiHz: options.spiHz, colorOrder: options.order,
-                                      board: try resolveBoard(options.board), dumpPath: options.dumpWire)
+        var settings = options.output.driverSettings(kind: kind, ledCount: command.layout.ledCount,
+                                                     board: try resolveBoard(options.output.board))
         settings.whiteExtraction = options.white
         settings.highDynamicRange = options.hdr
         let driver: LEDDriver
@@ -81,7 +80,7 @@ public enum LEDRingApp {
             throw CommandError(error.description, code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
         }
         defer { try? driver.close() }
-        let paced = options.dumpWire == nil || options.realtime
+        let paced = options.output.dumpWire == nil || options.realtime
         let start = Terminal.now()
         var failure: HardwareError?
         command.run(

@@ -19,9 +19,7 @@ struct OneShotCommand {
         guard options.simulate || options.driver != nil else {
             throw .usage("choose an output: --simulate prints frames here; --driver ws2812-spi (or another, see --help) drives LEDs")
         }
-        guard !(options.simulate && options.driver != nil) else {
-            throw .usage("--simulate and --driver \(options.driver?.rawValue ?? ""): choose one output")
-        }
+
         self.options = options
         layout = try options.layout()
         format = options.format ?? (stdoutIsTerminal ? .ansi : .text)

@@ -4,20 +4,12 @@ import RingRender
 
 /// The one-shot command's options: `ledring --simulate [--set ring=value …] [--frames N] …`.
 struct OneShotOptions {
+    /// Where frames go: `--simulate`, or `--driver` with its device, clock, board and lines.
+    var output = OutputConfig()
     /// Output goes to the simulated driver.
-    var simulate = false
-    /// The hardware driver (`--driver`); `simulate` is the same as `--simulate`.
-    var driver: DriverKind?
-    /// The device node.
-    var device: String?
-    /// The SPI clock to request, Hz.
-    var spiHz: UInt32?
-    /// The chip's colour order.
-    var order: ColorOrder?
-    /// `--board NAME` or `auto`.
-    var board: String?
-    /// Write each frame's wire bytes to this file instead of the device.
-    var dumpWire: String?
+    var simulate: Bool { output.driver == .simulate }
+    /// The hardware driver, when one was chosen.
+    var driver: DriverKind? { output.driver == .simulate ? nil : output.driver }
     /// `--rings move:24,exercise:16`: names and LED counts on one chain.
     var rings: [(name: String, leds: Int)]?
     /// How simulated frames are printed; nil picks ansi on a terminal and text otherwise.
@@ -71,22 +63,6 @@ struct OneShotOptions {
         while let (name, attached) = reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
-            case "--simulate": simulate = true
-            case "--driver":
-                let kind = try ValueParser.choice(try value(), option: name, as: DriverKind.self)
-                if kind == .simulate { simulate = true } else { driver = kind }
-            case "--device": device = try value()
-            case "--spi-hz":
-                spiHz = UInt32(try ValueParser.integer(try value(), option: name, in: 100_000...100_000_000))
-            case "--order":
-                let text = try value()
-                do {
-                    order = try ColorOrder(text)
-                } catch {
-                    throw .usage("--order \"\(text)\": \(error.message)")
-                }
-            case "--board": board = try value()
-            case "--dump-wire": dumpWire = try value()
             case "--rings": rings = try OneShotOptions.parseRings(try value())
             case "--format": format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
             case "--frames": frames = try ValueParser.integer(try value(), option: name, in: 1...10_000_000)
@@ -145,7 +121,9 @@ struct OneShotOptions {
             case "-h", "--help": help = true
             case "--version": version = true
             default:
-                throw .usage("unknown option \"\(name)\"; see `ledring --help`")
+                guard try output.parseOption(name, value: value) else {
+                    throw .usage("unknown option \"\(name)\"; see `ledring --help`")
+                }
             }
         }
     }

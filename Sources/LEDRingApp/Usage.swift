@@ -34,7 +34,10 @@ enum Usage {
       --reverse-spin        the spinner sweeps back and forth
 
     HARDWARE
-      --driver KIND         ws2812-spi, sk6812-spi, sk6812w-spi, apa102-spi, sk9822-spi, leds-pio
+      --driver KIND         ws2812-spi, sk6812-spi, sk6812w-spi, apa102-spi, sk9822-spi, leds-pio,
+                            apa102-gpio, sk9822-gpio (APA102/SK9822 clocked on any two GPIO lines)
+      --gpio-data L, --gpio-clock L   the lines for *-gpio drivers (offset like 23 or name like GPIO23)
+      --gpio-chip LABEL     the GPIO chip's label (default: the board's, e.g. pinctrl-bcm2711)
       --device PATH         default: the board's first SPI node (/dev/spidev0.0) or /dev/leds0
       --spi-hz N            SPI clock to request (default 3600000 for WS2812/SK6812, 4000000 APA102)
       --order ORDER         colour order on the wire: GRB, RGB, BRG, ... (GRBW for RGBW chips)

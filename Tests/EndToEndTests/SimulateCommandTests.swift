@@ -187,6 +187,8 @@ import Testing
         (["--driver", "ws2812-spi", "--order", "GRX", "--set", "move=1"], 64, "--order"),
         (["--driver", "morse", "--set", "move=1"], 64, "--driver \"morse\""),
         (["--driver", "ws2812-spi", "--simulate"], 64, "choose one output"),
+        (["--driver", "ws2812-gpio", "--set", "move=1"], 78, "--driver ws2812-spi"),
+        (["--driver", "apa102-gpio", "--set", "move=1"], 78, "--gpio-data LINE and --gpio-clock LINE"),
     ]
 
     @Test(arguments: hardwareFailures)

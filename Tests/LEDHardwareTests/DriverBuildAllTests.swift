@@ -36,11 +36,18 @@ import Testing
     func boardBuildsDriverAndFrameRoundTrips(boardID: String, kind: DriverKind) throws {
         let board = try #require(DriverBuildAllTests.catalog?.board(id: boardID))
         let fake = machine(for: board)
-        let settings = DriverSettings(kind: kind, ledCount: DriverBuildAllTests.frame.count, board: board)
-        let driver = try settings.makeDriver(system: fake)
+        // GPIO drivers: a fake chip with the board's header label; data on line 10, clock on 11.
+        let gpio = FakeGPIO()
+        let label = try #require(board.gpioChipLabels.first)
+        gpio.addChip(label: label, lineCount: 32)
+        var settings = DriverSettings(kind: kind, ledCount: DriverBuildAllTests.frame.count, board: board)
+        settings.gpioData = .offset(10)
+        settings.gpioClock = .offset(11)
+        let driver = try settings.makeDriver(system: fake, gpio: gpio)
         try driver.show(DriverBuildAllTests.frame)
         try driver.close()
-        let sent = fake.written(to: settings.resolvedDevice)
+        let sent = kind.usesGPIO ? gpio.clockedBytes(chip: label, data: 10, clock: 11)
+            : fake.written(to: settings.resolvedDevice)
         #expect(sent.count == driver.frameLength)
         let expected = DriverBuildAllTests.frame
         if let chip = kind.clocklessChip {

@@ -15,6 +15,10 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
     case sk9822SPI = "sk9822-spi"
     /// The Pi 5's PIO driver, `/dev/ledsN`.
     case ledsPIO = "leds-pio"
+    /// APA102 clocked out on any two GPIO lines (libgpiod).
+    case apa102GPIO = "apa102-gpio"
+    /// SK9822 clocked out on any two GPIO lines (libgpiod).
+    case sk9822GPIO = "sk9822-gpio"
     /// Print frames instead of driving LEDs.
     case simulate
 
@@ -31,10 +35,27 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
     /// The APA102 family variant, for clocked drivers.
     public var apa102Variant: APA102Variant? {
         switch self {
-        case .apa102SPI: .apa102
-        case .sk9822SPI: .sk9822
+        case .apa102SPI, .apa102GPIO: .apa102
+        case .sk9822SPI, .sk9822GPIO: .sk9822
         default: nil
         }
+    }
+
+    /// Whether the driver clocks the LEDs on GPIO lines.
+    public var usesGPIO: Bool { self == .apa102GPIO || self == .sk9822GPIO }
+
+    /// The kind called `name`, refusing WS2812 and SK6812 on GPIO with the reason and what to
+    /// use instead (their sub-microsecond timing cannot be held from userspace).
+    public init(named name: String) throws(HardwareError) {
+        if let kind = DriverKind(rawValue: name) {
+            self = kind
+            return
+        }
+        if name.hasSuffix("-gpio") || name == "neopixel" {
+            _ = try GPIODriver(name: name)
+        }
+        throw HardwareError(kind: .invalidConfiguration, message: "unknown driver \"\(name)\"",
+                            fix: "use one of \(DriverKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
 
     /// The chip's current model, for the power limiter.
@@ -42,14 +63,14 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
         switch self {
         case .sk6812SPI: .sk6812
         case .sk6812wSPI: .sk6812RGBW
-        case .apa102SPI: .apa102
-        case .sk9822SPI: .sk9822
+        case .apa102SPI, .apa102GPIO: .apa102
+        case .sk9822SPI, .sk9822GPIO: .sk9822
         case .ws2812SPI, .ledsPIO, .simulate: .ws2812b
         }
     }
 
     /// Whether the driver talks to spidev.
-    public var usesSPI: Bool { clocklessChip != nil || apa102Variant != nil }
+    public var usesSPI: Bool { clocklessChip != nil || (apa102Variant != nil && !usesGPIO) }
 
     /// The SPI clock to request when none is given: 3.6 MHz for WS2812/SK6812 (see
     /// `PiSPIClock.recommendedRequestHz`), 4 MHz for APA102/SK9822 (fast enough for any ring,

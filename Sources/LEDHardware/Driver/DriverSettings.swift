@@ -23,6 +23,12 @@ public struct DriverSettings: Sendable {
     public var whiteExtraction: WhiteExtraction = .minimum
     /// APA102/SK9822: use the 5-bit current field for more steps at low levels.
     public var highDynamicRange = false
+    /// GPIO drivers: the line wired to the LEDs' data input (offset or line name).
+    public var gpioData: GPIOLineID?
+    /// GPIO drivers: the line wired to the LEDs' clock input.
+    public var gpioClock: GPIOLineID?
+    /// GPIO drivers: the chip's label; nil uses the board's header chip labels.
+    public var gpioChip: String?
 
     /// Makes settings for `kind` on a chain of `ledCount` LEDs.
     public init(kind: DriverKind, ledCount: Int, device: String? = nil, spiHz: UInt32? = nil,
@@ -40,6 +46,9 @@ public struct DriverSettings: Sendable {
     /// The device node the driver opens.
     public var resolvedDevice: String {
         if let device { return device }
+        if kind.usesGPIO {
+            return "GPIO \(gpioChip ?? board?.gpioChipLabels.first ?? "chip") lines \(gpioData.map(\.description) ?? "?")/\(gpioClock.map(\.description) ?? "?")"
+        }
         if kind == .ledsPIO { return board?.pio?.device ?? "/dev/leds0" }
         return board?.spi.first?.device ?? "/dev/spidev0.0"
     }
@@ -48,7 +57,8 @@ public struct DriverSettings: Sendable {
     ///
     /// The clock is the board's prediction from its divider rule when the board is known,
     /// else what spidev accepted, else (dumping to a file) the request.
-    public func makeDriver(system: any SystemCalls = LinuxSystemCalls()) throws(HardwareError) -> LEDDriver {
+    public func makeDriver(system: any SystemCalls = LinuxSystemCalls(),
+                           gpio: (any GPIOLines)? = nil) throws(HardwareError) -> LEDDriver {
         guard kind != .simulate else {
             throw HardwareError(kind: .invalidConfiguration, message: "the simulated output has no wire driver",
                                 fix: "use --simulate to print frames")
@@ -58,6 +68,15 @@ public struct DriverSettings: Sendable {
         var acceptedHz = Double(requested)
         if let dumpPath {
             transport = try DumpTransport(path: dumpPath, system: system)
+        } else if kind.usesGPIO {
+            guard let data = gpioData, let clock = gpioClock else {
+                throw HardwareError(kind: .invalidConfiguration,
+                                    message: "\(kind.rawValue) needs the GPIO lines wired to the LEDs' data and clock inputs",
+                                    fix: "give --gpio-data LINE and --gpio-clock LINE (offsets like 23, or names like GPIO23)")
+            }
+            let labels = gpioChip.map { [$0] } ?? board?.gpioChipLabels ?? []
+            transport = try GPIOClockedTransport(lines: gpio ?? SystemGPIO.lines(), chipLabels: labels,
+                                                 data: data, clock: clock)
         } else if kind == .ledsPIO {
             transport = try LedsPIOTransport(device: resolvedDevice, system: system)
         } else {

@@ -124,10 +124,7 @@ final class Daemon {
             return SimulatedOutput(layout: layout, format: settings.format ?? .json, start: now)
         }
         let board = try LEDRingApp.resolveBoard(settings.board)
-        let order = settings.order.flatMap { try? ColorOrder($0) }
-        let driverSettings = DriverSettings(kind: kind, ledCount: layout.ledCount, device: settings.device,
-                                            spiHz: settings.spiHz, colorOrder: order, board: board,
-                                            dumpPath: settings.dumpWire)
+        let driverSettings = settings.driverSettings(kind: kind, ledCount: layout.ledCount, board: board)
         let output = DriverOutput(name: kind.rawValue, device: settings.dumpWire ?? driverSettings.resolvedDevice) {
             () throws(HardwareError) -> LEDDriver in try driverSettings.makeDriver()
         }

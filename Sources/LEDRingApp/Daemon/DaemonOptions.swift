@@ -35,28 +35,16 @@ struct DaemonOptions: Sendable {
                 socketPath = path
             case "--state": statePath = try value()
             case "--stdin": readStdin = true
-            case "--simulate": output.driver = .simulate
-            case "--driver": output.driver = try ValueParser.choice(try value(), option: name, as: DriverKind.self)
-            case "--device": output.device = try value()
-            case "--dump-wire": output.dumpWire = try value()
-            case "--spi-hz":
-                output.spiHz = UInt32(try ValueParser.integer(try value(), option: name, in: 100_000...100_000_000))
-            case "--order":
-                let text = try value()
-                do {
-                    _ = try ColorOrder(text)
-                } catch {
-                    throw .usage("--order \"\(text)\": \(error.message)")
-                }
-                output.order = text
-            case "--board": output.board = try value()
             case "--format":
                 let format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
                 guard format != .ansi else { throw .usage("--format ansi: the daemon prints json or text") }
                 output.format = format
             case "--fps": fps = try ValueParser.number(try value(), option: name, in: 1...240, hint: "e.g. --fps 30")
             case "-h", "--help": help = true
-            default: throw .usage("run: unknown option \"\(name)\"; \(DaemonOptions.usage)")
+            default:
+                guard try output.parseOption(name, value: value) else {
+                    throw .usage("run: unknown option \"\(name)\"; \(DaemonOptions.usage)")
+                }
             }
         }
     }
