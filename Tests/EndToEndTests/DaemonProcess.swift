@@ -29,7 +29,10 @@ final class DaemonProcess {
     /// Starts `ledring run --socket … --state … <arguments>`; by default on the APA102 dump driver.
     init(_ arguments: [String]? = nil, directory: String? = nil, waitForSocket: Bool = true) throws {
         self.directory = directory ?? DaemonProcess.makeDirectory()
-        let output = arguments ?? ["--driver", "apa102-spi", "--dump-wire", self.directory + "/wire.bin"]
+        // A budget no test frame reaches, so frames show the colours the tests reason about; the
+        // limiter has its own tests.
+        let output = arguments ?? ["--driver", "apa102-spi", "--dump-wire", self.directory + "/wire.bin",
+                                   "--max-milliamps", "100000"]
         process.executableURL = LedringProcess.executable
         process.arguments = ["run", "--socket", socket, "--state", state] + output
         _ = FileManager.default.createFile(atPath: log, contents: nil)

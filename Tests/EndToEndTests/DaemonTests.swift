@@ -123,6 +123,26 @@ import Testing
         #expect(try daemon.rings()["move"]?.target == 0)
     }
 
+    @Test func theSupplyBudgetHoldsAndStatusReportsTheEstimate() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin",
+                                        "--max-milliamps", "200"], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=1", "exercise=1", "stand=1"]).status == 0)
+        #expect(daemon.waitUntil { (try? daemon.rings()["stand"]?.shown) == 1 })
+        let status = try daemon.client(["status", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let estimate = try #require(object["estimatedMilliamps"] as? Double)
+        #expect(estimate > 0 && estimate <= 200)
+        #expect(object["maxMilliamps"] as? Int == 200)
+        #expect((object["limitScale"] as? Double ?? 1) < 1)
+        // The last frame on the wire, decoded, is within the budget by the chip's own model.
+        let frame = try #require(try daemon.frames().last)
+        var limiter = CurrentLimiter(model: .apa102, maxMilliamps: 200)
+        limiter.outputs = []
+        #expect(limiter.estimate(frame) <= 200)
+    }
+
     @Test func sigtermSendsABlankFrameRemovesTheSocketAndExits0() throws {
         let daemon = try DaemonProcess()
         defer { daemon.cleanUp() }

@@ -13,9 +13,12 @@ struct DaemonConfig: Sendable {
     var gamma = Double(ColorPipeline.referenceGamma)
     /// Frames per second while something moves.
     var fps = 30.0
-    /// Power budget of the LED supply, mA. Stored for the power limiter (built separately); the
-    /// daemon reports its estimate against it in `status`.
+    /// Power budget of the LED supply, mA; nil uses the limiter's default for a Pi's 5 V pin.
     var maxMilliamps: Int?
+    /// Temporal dithering.
+    var dither = Dithering.auto
+    /// Colour correction for the strip type (and temperature), by preset name.
+    var correction = ColorCorrection.uncorrected
     /// GPIO inputs and power switch (checked and stored; wiring comes with the GPIO layer).
     var gpio = GPIOConfig()
     /// The control socket.
@@ -24,7 +27,8 @@ struct DaemonConfig: Sendable {
     var statePath: String?
 
     /// Keys the top-level object may have.
-    static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "gpio", "socket", "state"]
+    static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "gpio",
+                       "socket", "state"]
 
     /// The three activity rings with every other setting at its default.
     static func defaults() throws(ConfigError) -> DaemonConfig {
@@ -104,6 +108,20 @@ struct DaemonConfig: Sendable {
         config.gamma = reader.number(members["gamma"], at: "gamma", in: 1...4) ?? config.gamma
         config.fps = reader.number(members["fps"], at: "fps", in: 1...240) ?? config.fps
         config.maxMilliamps = reader.integer(members["maxMilliamps"], at: "maxMilliamps", in: 1...1_000_000)
+        config.dither = reader.choice(members["dither"], at: "dither", as: Dithering.self) ?? config.dither
+        if let name = reader.string(members["correction"], at: "correction") {
+            var combined: ColorCorrection?
+            for part in name.split(separator: "+") {
+                guard let preset = ColorCorrection(named: String(part)) else {
+                    let names = (ColorCorrection.presets + ColorCorrection.temperatures).map(\.name).joined(separator: ", ")
+                    reader.report("correction", "must be one of \(names) (or STRIP+TEMPERATURE), got \"\(name)\"")
+                    combined = nil
+                    break
+                }
+                combined = combined.map { $0.combined(with: preset) } ?? preset
+            }
+            config.correction = combined ?? config.correction
+        }
         if let value = members["gpio"] {
             config.gpio = GPIOConfig.read(value, at: "gpio", ringNames: ringNames, into: &reader)
         }

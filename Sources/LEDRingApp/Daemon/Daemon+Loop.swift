@@ -7,7 +7,8 @@ extension Daemon {
         while true {
             let now = Posix.monotonicNow()
             if output.retryIfDue(at: now) { needsFrame = true }
-            if needsFrame && now >= lastFrame + frameInterval { renderFrame(at: now) }
+            let interval = ditherRefreshing ? max(frameInterval, 1 / Daemon.ditherFPS) : frameInterval
+            if needsFrame && now >= lastFrame + interval { renderFrame(at: now) }
             if stateDirty && now >= nextSave { saveState(at: now) }
 
             var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
@@ -61,7 +62,10 @@ extension Daemon {
     /// when nothing is.
     func pollTimeout(now: Double) -> Int32 {
         var deadline = Double.infinity
-        if needsFrame { deadline = min(deadline, lastFrame + frameInterval) }
+        if needsFrame {
+            let interval = ditherRefreshing ? max(frameInterval, 1 / Daemon.ditherFPS) : frameInterval
+            deadline = min(deadline, lastFrame + interval)
+        }
         if stateDirty { deadline = min(deadline, nextSave) }
         if let retry = output.retryAt { deadline = min(deadline, retry) }
         guard deadline.isFinite else { return -1 }
@@ -73,12 +77,25 @@ extension Daemon {
     func renderFrame(at now: Double) {
         renderer.pipeline.brightness = Float(controller.brightness)
         let values = renderer.values(for: controller.states, at: now)
-        renderer.render(values)
+        let animating = controller.isAnimating(at: now)
+        renderer.render(values, animating: animating)
         output.show(renderer.frame, values: values, states: controller.states, at: now)
-        estimatedMilliamps = PowerEstimate.milliamps(renderer.frame)
+        if !renderer.power.withinBudget && !overBudgetLogged {
+            Log.info("idle current alone (\(Int(renderer.power.idleMilliamps)) mA) exceeds maxMilliamps "
+                     + "\(Int(renderer.limiter.maxMilliamps)): the LEDs stay dark; raise maxMilliamps")
+            overBudgetLogged = true
+        }
         lastFrame = now
+        // Dithered LEDs between two levels need more frames to show their average: keep
+        // refreshing, at a low rate, only while that holds (dither "on"; "auto" stops when still).
+        let refresh = !animating && renderer.needsRefresh
+        if refresh != ditherRefreshing {
+            Log.info(refresh ? "dithering: refreshing at \(Int(Daemon.ditherFPS)) fps while LEDs sit between levels"
+                             : "dithering settled: no more refreshes")
+            ditherRefreshing = refresh
+        }
         // A failed driver does not keep the loop awake: its recovery asks for a frame.
-        needsFrame = controller.isAnimating(at: now)
+        needsFrame = animating || refresh
     }
 
     /// Writes the targets; a failure is logged once and retried later, never fatal.
@@ -160,9 +177,10 @@ extension Daemon {
         }
         let brightness = next.brightness != config.brightness ? next.brightness : nil
         controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
-        renderer = Renderer(layout: next.layout, pipeline: ColorPipeline(brightness: Float(controller.brightness),
-                                                                         gamma: Float(next.gamma)))
-        config = next
+        var limited = next
+        if let limit = options.maxMilliamps { limited.maxMilliamps = limit }
+        renderer = Daemon.makeRenderer(config: limited, driver: outputSettings.driver, brightness: controller.brightness)
+        config = limited
         needsFrame = true
         stateDirty = true
         Log.info("reloaded \(path): rings \(next.layout.rings.map(\.name).joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")

@@ -16,6 +16,9 @@ final class Daemon {
     static let saveInterval = 0.25
     /// Wait after a failed state write before trying again.
     static let saveRetry = 5.0
+    /// Frame rate while only dithering needs frames: enough for the eye to average two levels,
+    /// far below an animation's.
+    static let ditherFPS = 25.0
 
     let options: DaemonOptions
     var config: DaemonConfig
@@ -42,7 +45,10 @@ final class Daemon {
     var stateDirty = false
     var nextSave = -Double.infinity
     var saveFailing = false
-    var estimatedMilliamps = 0.0
+    /// Whether the picture is being refreshed only because dithered LEDs sit between levels.
+    var ditherRefreshing = false
+    /// Said once: the idle current alone is over budget.
+    var overBudgetLogged = false
     /// Frames and errors of outputs replaced by reloads, so `status` counts since start.
     var earlierFrames = 0
     var earlierErrors = 0
@@ -75,6 +81,7 @@ final class Daemon {
             throw error.commandError
         }
         outputSettings = config.output.overridden(by: options.output)
+        if let limit = options.maxMilliamps { config.maxMilliamps = limit }
         let environment = ProcessInfo.processInfo.environment
         socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
                                               environment: environment, uid: getuid())
@@ -95,8 +102,7 @@ final class Daemon {
             Log.info("state file \(store.path): \(reason); "
                      + (movedTo.map { "moved it to \($0) and" } ?? "") + " starting from 0")
         }
-        renderer = Renderer(layout: config.layout, pipeline: ColorPipeline(brightness: Float(controller.brightness),
-                                                                           gamma: Float(config.gamma)))
+        renderer = Daemon.makeRenderer(config: config, driver: outputSettings.driver, brightness: controller.brightness)
         output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now)
         power = LoggingPowerSwitch(line: config.gpio.power?.line)
         do {
@@ -136,13 +142,24 @@ final class Daemon {
         return output
     }
 
+    /// The renderer for `config`: gamma and correction, the power limit for the chip the output
+    /// drives, dithering.
+    static func makeRenderer(config: DaemonConfig, driver: DriverKind?, brightness: Double) -> Renderer {
+        var pipeline = ColorPipeline(brightness: Float(brightness), gamma: Float(config.gamma))
+        pipeline.correction = config.correction.factors
+        let limiter = CurrentLimiter(model: (driver ?? .simulate).powerModel,
+                                     maxMilliamps: config.maxMilliamps.map(Double.init) ?? CurrentLimiter.piFivePinMilliamps)
+        return Renderer(layout: config.layout, pipeline: pipeline, limiter: limiter, dithering: config.dither)
+    }
+
     /// The status report at `now`.
     func status(at now: Double) -> StatusReport {
         StatusReport(driver: output.name, device: output.device, driverUp: output.isUp, leds: config.layout.ledCount,
                      fps: fps, frameInterval: frameInterval, framesSent: earlierFrames + output.framesSent,
                      errors: earlierErrors + output.errorCount,
-                     lastError: output.lastError, estimatedMilliamps: estimatedMilliamps,
-                     maxMilliamps: config.maxMilliamps, animating: controller.isAnimating(at: now),
+                     lastError: output.lastError, estimatedMilliamps: renderer.milliamps,
+                     maxMilliamps: Int(renderer.limiter.maxMilliamps), limitScale: Double(renderer.scale),
+                     dithering: ditherRefreshing, animating: controller.isAnimating(at: now),
                      clients: clients.count, uptime: now - started, config: options.configPath)
     }
 }

@@ -15,6 +15,8 @@ struct DaemonOptions: Sendable {
     var output = OutputConfig()
     /// Frames per second, over the config's.
     var fps: Double?
+    /// Supply budget, mA, over the config's.
+    var maxMilliamps: Int?
     /// Print help.
     var help = false
 
@@ -40,6 +42,8 @@ struct DaemonOptions: Sendable {
                 guard format != .ansi else { throw .usage("--format ansi: the daemon prints json or text") }
                 output.format = format
             case "--fps": fps = try ValueParser.number(try value(), option: name, in: 1...240, hint: "e.g. --fps 30")
+            case "--max-milliamps":
+                maxMilliamps = try ValueParser.integer(try value(), option: name, in: 1...1_000_000)
             case "-h", "--help": help = true
             default:
                 guard try output.parseOption(name, value: value) else {

@@ -20,8 +20,12 @@ struct StatusReport: Equatable, Sendable {
     var lastError: String?
     /// Estimated LED current of the last frame, mA.
     var estimatedMilliamps: Double
-    /// The configured power budget, mA.
+    /// The power budget in force, mA.
     var maxMilliamps: Int?
+    /// The limiter's uniform scale on the last frame (1: not limited).
+    var limitScale: Double = 1
+    /// Whether frames are refreshed only because dithering needs them.
+    var dithering = false
     /// Whether something is moving.
     var animating: Bool
     /// Connected clients.
@@ -41,6 +45,8 @@ struct StatusReport: Equatable, Sendable {
             ("errors", String(errors)), ("lastError", optional(lastError)),
             ("estimatedMilliamps", JSONText.number((estimatedMilliamps * 10).rounded() / 10)),
             ("maxMilliamps", maxMilliamps.map(String.init) ?? "null"),
+            ("limitScale", JSONText.number((limitScale * 1000).rounded() / 1000)),
+            ("ditherRefresh", dithering ? "true" : "false"),
             ("animating", animating ? "true" : "false"), ("clients", String(clients)),
             ("uptime", JSONText.number((uptime * 10).rounded() / 10)), ("config", optional(config)),
         ])
