@@ -64,8 +64,8 @@ enum LoopbackHTTP {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, timeout) == 1 else { throw LoopbackError(description: "no data within \(timeout) ms") }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n >= 0 else { throw LoopbackError(description: "recv: errno \(errno)") }
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard n >= 0 else { throw LoopbackError(description: "read: errno \(errno)") }
         return Array(buffer.prefix(n))
     }
 
