@@ -1,14 +1,5 @@
 import Foundation
 
-/// Any string as a coding key, so settings can list unknown keys and read every key by name.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 /// Reads a settings object key by key, collecting every problem instead of stopping at the first,
 /// so one run of the config checker shows all of them.
 struct SettingsReader {
@@ -100,18 +91,5 @@ struct SettingsReader {
         !text.isEmpty && text.utf8.count <= 200 && !text.contains("+") && !text.contains("#")
             && !text.hasPrefix("/") && !text.hasSuffix("/") && !text.contains("//")
             && !text.unicodeScalars.contains { $0.value < 0x20 }
-    }
-}
-
-/// Decodes a settings section from JSON, turning every failure into `SettingsError`.
-enum SettingsDecoding {
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], section: String) throws(SettingsError) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch let error as SettingsError {
-            throw error
-        } catch {
-            throw SettingsError(problems: [.init(path: section, message: "must be a JSON object {…} (\(error))")])
-        }
     }
 }
