@@ -22,8 +22,10 @@ public protocol RingControl: Sendable {
     func setPower(_ on: Bool)
     /// What is shown now.
     func snapshot() -> RingSnapshot
-    /// Calls `observer` with a fresh snapshot after every change (it may be called from any
-    /// thread and should return quickly; front ends coalesce and throttle themselves).
+    /// Calls `observer` with a fresh snapshot after every change (from any thread, and without
+    /// holding any lock the other methods take: observers call `snapshot()` themselves, because
+    /// snapshots handed to racing observers may arrive out of order). Observers return quickly;
+    /// front ends coalesce and throttle themselves.
     func addObserver(_ observer: @escaping @Sendable (RingSnapshot) -> Void) -> ObserverID
     /// Stops calling an observer.
     func removeObserver(_ id: ObserverID)

@@ -1,37 +1,38 @@
 import Foundation
 
-/// The latest snapshot for server-sent event streams, with a version so each stream sends only
-/// what is new and coalesces bursts into the latest picture.
+/// Tells server-sent event streams that the rings changed. It keeps only a version number: a
+/// stream takes the current snapshot when it sends, so it always sends the newest picture (the
+/// snapshots observers are handed may arrive out of order) and coalesces bursts into one event.
 final class EventHub: @unchecked Sendable {
-    // @unchecked: every stored property is read and written only with `condition` locked.
+    // @unchecked: `version` and `closed` are read and written only with `condition` locked.
     private let condition = NSCondition()
     private var version: UInt64 = 0
-    private var latest: RingSnapshot
     private var closed = false
+    /// The current snapshot, from the control.
+    let snapshot: @Sendable () -> RingSnapshot
 
     /// What a waiting stream gets.
     enum Next {
-        /// A snapshot newer than the stream's last.
-        case snapshot(version: UInt64, RingSnapshot)
+        /// Something changed after the stream's last version; send the current snapshot.
+        case changed(version: UInt64)
         /// Nothing changed before the deadline (time for a keep-alive comment).
         case idle
         /// The server is stopping.
         case closed
     }
 
-    init(initial: RingSnapshot) { latest = initial }
+    init(snapshot: @escaping @Sendable () -> RingSnapshot) { self.snapshot = snapshot }
 
-    /// The current version and snapshot.
-    func current() -> (UInt64, RingSnapshot) {
+    /// The current version.
+    var current: UInt64 {
         condition.lock()
         defer { condition.unlock() }
-        return (version, latest)
+        return version
     }
 
-    /// Stores a new snapshot and wakes every stream.
-    func publish(_ snapshot: RingSnapshot) {
+    /// Records a change and wakes every stream.
+    func changed() {
         condition.lock()
-        latest = snapshot
         version &+= 1
         condition.broadcast()
         condition.unlock()
@@ -46,7 +47,7 @@ final class EventHub: @unchecked Sendable {
     }
 
     /// Waits (until `deadline` at most) for a version after `seen`, then holds it back until
-    /// `notBefore` (the throttle) and returns the latest snapshot at that moment.
+    /// `notBefore` (the throttle, so changes in between are merged into one event).
     func next(after seen: UInt64, notBefore: Date, deadline: Date) -> Next {
         condition.lock()
         defer { condition.unlock() }
@@ -58,7 +59,6 @@ final class EventHub: @unchecked Sendable {
         while !closed && Date() < notBefore {
             _ = condition.wait(until: notBefore)
         }
-        if closed { return .closed }
-        return .snapshot(version: version, latest)
+        return closed ? .closed : .changed(version: version)
     }
 }

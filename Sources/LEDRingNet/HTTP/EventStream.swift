@@ -19,9 +19,8 @@ final class EventStream: @unchecked Sendable {
     init(hub: EventHub, interval: TimeInterval) {
         self.hub = hub
         self.interval = interval
-        let (version, snapshot) = hub.current()
-        seen = version
-        pending = Array("retry: 2000\n\n".utf8) + EventStream.event(snapshot)
+        seen = hub.current
+        pending = Array("retry: 2000\n\n".utf8) + EventStream.event(hub.snapshot())
         lastSent = Date()
     }
 
@@ -40,10 +39,10 @@ final class EventStream: @unchecked Sendable {
                 return nil
             case .idle:
                 pending = Array(": keep-alive\n\n".utf8)
-            case .snapshot(let version, let snapshot):
+            case .changed(let version):
                 seen = version
                 lastSent = Date()
-                pending = EventStream.event(snapshot)
+                pending = EventStream.event(hub.snapshot())
             }
         }
         let count = min(capacity, pending.count)

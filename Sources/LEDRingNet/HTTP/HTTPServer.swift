@@ -57,8 +57,9 @@ public final class HTTPServer: Sendable {
         #if LEDRING_HTTP
         try running.withLock { (running: inout Running?) throws(HTTPServerError) in
             guard running == nil else { return }
-            let hub = EventHub(initial: control.snapshot())
-            let observer = control.addObserver { hub.publish($0) }
+            let control = self.control
+            let hub = EventHub { control.snapshot() }
+            let observer = control.addObserver { _ in hub.changed() }
             do throws(HTTPServerError) {
                 let daemon = try MicroHTTPDDaemon(settings: settings, router: router, hub: hub, log: log)
                 running = Running(observer: observer, hub: hub, daemon: daemon)

@@ -27,7 +27,10 @@ public final class MQTTBridge: Sendable {
     let log: @Sendable (String) -> Void
 
     private struct Status: Sendable {
-        var connected = false
+        /// The broker accepted the connection (CONNACK): state may be published.
+        var online = false
+        /// It also acknowledged the subscriptions (SUBACK): commands will arrive.
+        var subscribed = false
         var connects = 0
         var observer: ObserverID?
     }
@@ -49,9 +52,10 @@ public final class MQTTBridge: Sendable {
         self.log = log
     }
 
-    /// Whether the broker has accepted the connection (and it has not been lost since).
-    public var isConnected: Bool { status.withLock { $0.connected } }
-    /// How many times the broker accepted a connection (reconnects included).
+    /// Whether the broker has accepted the connection and the subscriptions (and the connection
+    /// has not been lost since), so commands published from now on arrive.
+    public var isConnected: Bool { status.withLock { $0.online && $0.subscribed } }
+    /// How many times the broker accepted a connection and its subscriptions (reconnects included).
     public var connectionCount: Int { status.withLock { $0.connects } }
 
     /// Starts connecting in the background (a no-op when running); throws only for settings that
@@ -70,7 +74,7 @@ public final class MQTTBridge: Sendable {
             guard client == nil else { return }
             let made = try MosquittoClient(settings: settings, password: password, bridge: self)
             client = made
-            let observer = control.addObserver { [weak self] snapshot in self?.changed(snapshot) }
+            let observer = control.addObserver { [weak self] _ in self?.changed() }
             status.withLock { $0.observer = observer }
             made.start()
         }
@@ -89,7 +93,10 @@ public final class MQTTBridge: Sendable {
         let running = client.withLock { c -> MosquittoClient? in defer { c = nil }; return c }
         running?.stop(goodbye: MQTTMessage(topic: topics.availability, payload: "offline", retain: true))
         #endif
-        status.withLock { $0.connected = false }
+        status.withLock {
+            $0.online = false
+            $0.subscribed = false
+        }
     }
 
     deinit { stop() }
@@ -98,29 +105,46 @@ public final class MQTTBridge: Sendable {
 
     /// The broker accepted us: subscribe, then say we are online and republish everything.
     func connected(subscribe: ([String]) -> Void, publish: (MQTTMessage) -> Bool) {
-        let count = status.withLock { s -> Int in
-            s.connected = true
-            s.connects += 1
-            return s.connects
+        status.withLock {
+            $0.online = true
+            $0.subscribed = false
         }
-        log(count == 1 ? "connected to \(settings.host):\(settings.port)" : "reconnected to \(settings.host):\(settings.port)")
         subscribe(topics.subscriptions)
         _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
-        let snapshot = control.snapshot()
         if settings.discovery {
-            for message in MQTTDiscovery.messages(settings: settings, rings: snapshot.rings.map(\.name)) { _ = publish(message) }
+            let rings = control.snapshot().rings.map(\.name)
+            for message in MQTTDiscovery.messages(settings: settings, rings: rings) { _ = publish(message) }
         }
+        // The snapshot is taken under the lock that `changed` also takes, so whichever runs last
+        // publishes the newest state (a snapshot taken before the lock could be older than one a
+        // change has just published).
         published.withLock { cache in
             cache.removeAll()
-            for message in topics.stateMessages(snapshot, retain: settings.retain) where publish(message) {
+            for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where publish(message) {
                 cache[message.topic] = message.payload
             }
         }
     }
 
+    /// The broker acknowledged the subscriptions: from now on commands arrive.
+    func subscribed() {
+        let count = status.withLock { s -> Int in
+            s.subscribed = true
+            s.connects += 1
+            return s.connects
+        }
+        log(count == 1 ? "connected to \(settings.host):\(settings.port)" : "reconnected to \(settings.host):\(settings.port)")
+    }
+
     /// The connection is gone (the thread reconnects).
     func disconnected(reason: String) {
-        let was = status.withLock { s -> Bool in defer { s.connected = false }; return s.connected }
+        let was = status.withLock { s -> Bool in
+            defer {
+                s.online = false
+                s.subscribed = false
+            }
+            return s.online
+        }
         if was { log("lost the connection to \(settings.host):\(settings.port) (\(reason)); reconnecting") }
     }
 
@@ -144,11 +168,13 @@ public final class MQTTBridge: Sendable {
     }
 
     /// State changed: publish the state topics whose payload differs from the last one sent.
-    private func changed(_ snapshot: RingSnapshot) {
+    /// The snapshot handed to observers may already be stale when this runs (observers race), so
+    /// the current one is taken under the lock instead; the last to run publishes the newest.
+    private func changed() {
         #if LEDRING_MQTT
-        guard isConnected, let client = client.withLock({ $0 }) else { return }
+        guard status.withLock({ $0.online }), let client = client.withLock({ $0 }) else { return }
         published.withLock { cache in
-            for message in topics.stateMessages(snapshot, retain: settings.retain) where cache[message.topic] != message.payload {
+            for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where cache[message.topic] != message.payload {
                 if client.publish(message) { cache[message.topic] = message.payload }
             }
         }

@@ -69,10 +69,22 @@ final class MosquittoClient: Sendable {
             }
             let qos = Int32(bridge.settings.qos)
             bridge.connected(subscribe: { topics in
-                for topic in topics { mosquitto_subscribe(mosq, nil, topic, qos) }
+                // One SUBSCRIBE for all topics, so one SUBACK says every subscription is in place.
+                var strings: [UnsafeMutablePointer<CChar>?] = topics.map { strdup($0) }
+                defer { strings.forEach { free($0) } }
+                let rc = strings.withUnsafeMutableBufferPointer {
+                    mosquitto_subscribe_multiple(mosq, nil, Int32(topics.count), $0.baseAddress, qos, 0, nil)
+                }
+                if rc != MOSQ_ERR_SUCCESS.rawValue {
+                    bridge.log("cannot subscribe: \(String(cString: mosquitto_strerror(rc)))")
+                }
             }, publish: { message in
                 MosquittoClient.publish(mosq, message, qos: qos)
             })
+        }
+        mosquitto_subscribe_callback_set(mosq) { _, context, _, _, _ in
+            guard let context else { return }
+            Unmanaged<MQTTBridge>.fromOpaque(context).takeUnretainedValue().subscribed()
         }
         mosquitto_disconnect_callback_set(mosq) { _, context, rc in
             guard let context else { return }
