@@ -59,7 +59,9 @@ public enum WebPage {
                                              body: body === undefined ? "" : JSON.stringify(body) });
         const reply = await response.json();
         if (!response.ok) { say(reply.error || ("HTTP " + response.status), true); return; }
-        draw(reply);
+        // While the event stream is open it brings every change, always the newest; a reply can
+        // arrive after a newer event, so it is drawn only when the stream is down.
+        if (!events || events.readyState !== EventSource.OPEN) draw(reply);
       } catch (e) { say("cannot reach ledring: " + e, true); }
     }
 
@@ -125,12 +127,13 @@ public enum WebPage {
       post("/api/reset");
     });
 
+    let events = null;
     function listen() {
-      const events = new EventSource("/api/events" + (token ? "?access_token=" + encodeURIComponent(token) : ""));
+      events = new EventSource("/api/events" + (token ? "?access_token=" + encodeURIComponent(token) : ""));
       events.addEventListener("snapshot", e => { say("live"); draw(JSON.parse(e.data)); });
       events.onerror = () => say("reconnecting…", true);
     }
-    fetch("/api/state", { headers: auth }).then(r => r.json()).then(s => { if (s.rings) draw(s); else say(s.error, true); })
+    fetch("/api/state", { headers: auth }).then(r => r.json()).then(s => { if (!s.rings) say(s.error, true); else if (!events || events.readyState !== EventSource.OPEN) draw(s); })
       .catch(e => say("cannot reach ledring: " + e, true));
     listen();
     </script>

@@ -48,7 +48,8 @@ final class EventStreamReader {
 
     /// The next event's data, within a bounded number of reads.
     func next() throws -> String {
-        for _ in 0..<1000 {
+        let deadline = Deadline(seconds: 30)
+        for _ in 0..<1000 where !deadline.passed {
             try decode()
             if let end = text.range(of: "\n\n") {
                 let event = String(text[..<end.lowerBound])
@@ -62,15 +63,16 @@ final class EventStreamReader {
             guard !chunk.isEmpty else { throw LoopbackError(description: "event stream ended") }
             raw += chunk
         }
-        throw LoopbackError(description: "no event after 1000 reads")
+        throw LoopbackError(description: "no event within 30 s")
     }
 
     /// Waits (bounded) for an event whose data satisfies `matches`.
     func next(where matches: (String) -> Bool) throws -> String {
-        for _ in 0..<200 {
+        let deadline = Deadline(seconds: 30)
+        for _ in 0..<200 where !deadline.passed {
             let data = try next()
             if matches(data) { return data }
         }
-        throw LoopbackError(description: "no matching event among 200")
+        throw LoopbackError(description: "no matching event within 30 s")
     }
 }

@@ -83,7 +83,8 @@ final class HeadlessChromium {
         if inSession, let session { message["sessionId"] = session }
         let data = try JSONSerialization.data(withJSONObject: message)
         try write(Array(data) + [0])
-        for _ in 0..<10_000 {
+        let deadline = Deadline(seconds: 60)
+        for _ in 0..<10_000 where !deadline.passed {
             if let end = buffer.firstIndex(of: 0) {
                 let reply = Array(buffer[..<end])
                 buffer.removeFirst(end + 1)
@@ -98,7 +99,7 @@ final class HeadlessChromium {
             guard !chunk.isEmpty else { throw LoopbackError(description: "chromium closed the DevTools pipe") }
             buffer += chunk
         }
-        throw LoopbackError(description: "no reply to \(method)")
+        throw LoopbackError(description: "no reply to \(method) within 60 s")
     }
 
     private func write(_ bytes: [UInt8]) throws {

@@ -69,7 +69,8 @@ enum LoopbackHTTP {
         head += "\r\n"
         try write(fd, Array(head.utf8) + payload)
         var received: [UInt8] = []
-        for _ in 0..<10_000 {
+        let deadline = Deadline(seconds: 30)
+        for _ in 0..<10_000 where !deadline.passed {
             let chunk = try readSome(fd)
             if chunk.isEmpty { break }
             received += chunk

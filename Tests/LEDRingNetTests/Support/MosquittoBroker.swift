@@ -108,8 +108,13 @@ final class MosquittoBroker {
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        // Bounded: mosquitto_sub stops itself after -W 10; anything still running at 20 s is ended.
+        // (Outputs are a few lines, far below a pipe's buffer, so waiting before reading is safe.)
+        let deadline = Deadline(seconds: 20)
+        for _ in 0..<400 where p.isRunning && !deadline.passed { usleep(50_000) }
+        if p.isRunning { p.terminate() }
         p.waitUntilExit()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
