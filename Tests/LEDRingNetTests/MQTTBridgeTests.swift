@@ -1,5 +1,5 @@
 import Foundation
-import LEDRingNet
+@testable import LEDRingNet
 import Synchronization
 import Testing
 
@@ -114,6 +114,21 @@ struct MQTTBridgeTests {
         #expect(try broker.retained("ledring/test/availability") == "online")
         bridge.stop()
         #expect(try broker.retained("ledring/test/availability") == "offline")
+    }
+
+    @Test func theLastWillSaysOfflineWhenTheConnectionDies() throws {
+        let broker = try MosquittoBroker()
+        let log = Log()
+        let (bridge, _) = try Self.bridge(broker, log: log)
+        defer { bridge.stop() }
+        let next = try broker.subscriber("ledring/test/availability", count: 3)
+        // The retained "online" arrives once the subscription is in place.
+        #expect(try next() == "online")
+        bridge.dropConnectionForTesting()
+        // The broker publishes our last will, then the bridge reconnects and says online again.
+        #expect(try next() == "offline")
+        #expect(try next() == "online")
+        #expect(eventually { bridge.connectionCount == 2 && bridge.isConnected }, "no reconnect: \(log.lines.withLock { $0 })")
     }
 
     @Test func survivesABrokerRestart() throws {

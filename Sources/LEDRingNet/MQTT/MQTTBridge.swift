@@ -101,6 +101,14 @@ public final class MQTTBridge: Sendable {
 
     deinit { stop() }
 
+    /// Cuts the connection without a DISCONNECT, as a crash or a pulled cable would (tests use it
+    /// to see the broker publish the last will, and the bridge reconnect).
+    func dropConnectionForTesting() {
+        #if LEDRING_MQTT
+        client.withLock { $0 }?.dropConnection()
+        #endif
+    }
+
     // MARK: What the connection thread calls
 
     /// The broker accepted us: subscribe, then say we are online and republish everything.

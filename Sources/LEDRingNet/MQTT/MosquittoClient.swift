@@ -121,6 +121,13 @@ final class MosquittoClient: Sendable {
         return mosquitto_publish(mosq, nil, message.topic, Int32(bytes.count), bytes, qos, message.retain) == MOSQ_ERR_SUCCESS.rawValue
     }
 
+    /// Shuts the socket down under libmosquitto's feet (it does not close the descriptor, so the
+    /// loop thread sees the failure and reconnects as after any other loss).
+    func dropConnection() {
+        let fd = mosquitto_socket(handle.pointer)
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
     /// Asks the thread to publish `goodbye` (if connected), disconnect and end; waits up to five
     /// seconds, then frees the client.
     func stop(goodbye: MQTTMessage?) {

@@ -9,6 +9,8 @@ final class MosquittoBroker {
     let port: Int
     private let directory: URL
     private var process: Process?
+    /// Background subscribers, ended with the broker.
+    private var subscribers: [Process] = []
 
     /// Where a program is, or an error naming the package to install.
     static func program(_ name: String, package: String) throws -> String {
@@ -46,6 +48,7 @@ final class MosquittoBroker {
     }
 
     deinit {
+        for p in subscribers where p.isRunning { p.terminate() }
         kill()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -92,6 +95,33 @@ final class MosquittoBroker {
         return output.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    /// Starts `mosquitto_sub` in the background (it stops by itself after `count` messages or
+    /// 15 s); the returned function reads its next line, waiting at most 10 s.
+    func subscriber(_ filter: String, count: Int) throws -> () throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto_sub", package: "mosquitto-clients"))
+        p.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-C", "\(count)", "-W", "15"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        subscribers.append(p)
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var pending = ""
+        return {
+            for _ in 0..<100 {
+                if let newline = pending.firstIndex(of: "\n") {
+                    defer { pending.removeSubrange(...newline) }
+                    return String(pending[..<newline])
+                }
+                let chunk = try LoopbackHTTP.readSome(fd)
+                guard !chunk.isEmpty else { throw LoopbackError(description: "mosquitto_sub ended") }
+                pending += String(decoding: chunk, as: UTF8.self)
+            }
+            throw LoopbackError(description: "no line from mosquitto_sub")
         }
     }
 
