@@ -4,22 +4,27 @@
 import Foundation
 import PackageDescription
 
+// Optional C libraries are used only when their header is on this machine, so a machine with only
+// the Swift toolchain still builds and runs `--simulate` and the tests. LEDRING_<NAME>_HEADER
+// overrides each search: a path to another header, or `none` to build as if the library were
+// missing (how the header-less build is tested on a machine that has the libraries).
+// SwiftPM caches this evaluation (keyed on this file and the environment, not on the headers), so
+// after installing or upgrading a library run `swift package purge-cache` before rebuilding.
+func headerCandidates(_ name: String, override variable: String) -> [String] {
+    if let override = ProcessInfo.processInfo.environment[variable], !override.isEmpty {
+        return override == "none" ? [] : [override]
+    }
+    return ["/usr/include/\(name)", "/usr/local/include/\(name)"]
+}
+
 // libgpiod: Debian 12 / Raspberry Pi OS Bookworm ship the 1.6 C API, Debian 13 and newer ship 2.x,
 // whose API is different. The header says which one is installed; without a header the package
 // still builds (GPIO features then throw an error naming the package to install), so a desktop
 // or CI machine without libgpiod can still run `--simulate` and the tests.
-// LEDRING_GPIOD_HEADER overrides the search: a path to another gpiod.h, or `none` to build as if
-// libgpiod were missing.
-// SwiftPM caches this evaluation (keyed on this file and the environment, not on gpiod.h), so
-// after installing or upgrading libgpiod run `swift package purge-cache` before rebuilding.
 enum GPIODAPI: String { case v1 = "GPIOD_V1", v2 = "GPIOD_V2" }
 
 func detectGPIODAPI() -> GPIODAPI? {
-    var candidates = ["/usr/include/gpiod.h", "/usr/local/include/gpiod.h"]
-    if let override = ProcessInfo.processInfo.environment["LEDRING_GPIOD_HEADER"], !override.isEmpty {
-        candidates = override == "none" ? [] : [override]
-    }
-    for path in candidates {
+    for path in headerCandidates("gpiod.h", override: "LEDRING_GPIOD_HEADER") {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
         // 2.x replaced the 1.x line/bulk calls with request and settings objects.
         if text.contains("gpiod_request_config") && text.contains("gpiod_line_settings") { return .v2 }
@@ -35,6 +40,27 @@ let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
 let hardwareDependencies: [Target.Dependency] = ["LEDWire", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
+// Network front ends (LEDRingNet) use libmosquitto for MQTT and libmicrohttpd for HTTP. A machine
+// with only the Swift toolchain must still build and run `--simulate`, so each C library is linked
+// only when its header is found; the matching define (LEDRING_MQTT, LEDRING_HTTP) then switches the
+// real implementation on, and without it the front end throws an error naming the package to
+// install (LEDRING_MOSQUITTO_HEADER, LEDRING_MICROHTTPD_HEADER).
+func systemHeaderFound(_ name: String, override variable: String) -> Bool {
+    headerCandidates(name, override: variable).contains { FileManager.default.fileExists(atPath: $0) }
+}
+
+let hasMosquitto = systemHeaderFound("mosquitto.h", override: "LEDRING_MOSQUITTO_HEADER")
+let hasMicroHTTPD = systemHeaderFound("microhttpd.h", override: "LEDRING_MICROHTTPD_HEADER")
+let netSystemTargets: [Target] =
+    (hasMosquitto ? [.systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
+                                    providers: [.apt(["libmosquitto-dev"])])] : [])
+    + (hasMicroHTTPD ? [.systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                                       providers: [.apt(["libmicrohttpd-dev"])])] : [])
+let netDependencies: [Target.Dependency] = ["RingRender"]
+    + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
+let netSettings: [SwiftSetting] =
+    (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
+
 let package = Package(
     name: "ledring",
     products: [
@@ -44,6 +70,7 @@ let package = Package(
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
+        .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
     ],
     targets: [
         .target(name: "RingRender"),
@@ -61,6 +88,8 @@ let package = Package(
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire"]),
-    ] + gpiodTargets,
+        .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender"], swiftSettings: netSettings),
+    ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

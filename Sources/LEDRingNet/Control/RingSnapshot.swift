@@ -1,0 +1,65 @@
+import RingRender
+
+/// What the rings show right now: what MQTT state topics publish and the web page draws.
+public struct RingSnapshot: Codable, Equatable, Sendable {
+    /// One ring's part of the snapshot.
+    public struct Ring: Codable, Equatable, Sendable {
+        /// The ring's name.
+        public var name: String
+        /// The value shown in the current frame (mid-transition it lies between old and new).
+        public var value: Double
+        /// The value the ring is heading for (equal to `value` once settled).
+        public var target: Double
+        /// Whether the indeterminate spinner runs (the target is kept for when it stops).
+        public var spinning: Bool
+        /// The current frame's drive levels as `#rrggbb`, from 12 o'clock in the direction of
+        /// travel (position order, not chain order), segment after segment.
+        public var leds: [String]
+
+        /// Makes a ring entry.
+        public init(name: String, value: Double, target: Double, spinning: Bool, leds: [String]) {
+            self.name = name
+            self.value = value
+            self.target = target
+            self.spinning = spinning
+            self.leds = leds
+        }
+    }
+
+    /// Every ring, in chain order.
+    public var rings: [Ring]
+    /// Overall brightness, 0…1.
+    public var brightness: Double
+    /// Whether the LEDs are on (off shows black whatever the values).
+    public var power: Bool
+
+    /// Makes a snapshot.
+    public init(rings: [Ring], brightness: Double, power: Bool) {
+        self.rings = rings
+        self.brightness = brightness
+        self.power = power
+    }
+
+    /// The ring called `name`, if there is one.
+    public func ring(named name: String) -> Ring? {
+        rings.first { $0.name == name }
+    }
+
+    /// Each ring's LEDs of `frame` (chain order, as `Renderer.frame`) as `#rrggbb` in position
+    /// order, so a drawing starts at 12 o'clock whichever LED sits there on the chain.
+    public static func ledColors(of frame: [RGB8], layout: RingLayout) -> [[String]] {
+        layout.rings.enumerated().map { index, ring in
+            var colours: [String] = []
+            colours.reserveCapacity(ring.ledCount)
+            var offset = layout.offsets[index]
+            for segment in ring.segments {
+                for k in 0..<segment.ledCount {
+                    let i = offset + segment.physicalIndex(ofPosition: k)
+                    colours.append(i < frame.count ? frame[i].hex : RGB8.black.hex)
+                }
+                offset += segment.ledCount
+            }
+            return colours
+        }
+    }
+}

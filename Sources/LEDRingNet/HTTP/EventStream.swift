@@ -1,0 +1,55 @@
+import Foundation
+
+/// One client's server-sent event stream: waits for snapshots from the hub and hands their bytes
+/// to libmicrohttpd in pieces as big as it asks for.
+final class EventStream: @unchecked Sendable {
+    // @unchecked: libmicrohttpd calls `read` for one connection from that connection's thread
+    // only (thread-per-connection mode), one call at a time; nothing else touches the stream.
+    private let hub: EventHub
+    private let interval: TimeInterval
+    private var seen: UInt64
+    private var lastSent = Date.distantPast
+    private var pending: [UInt8] = []
+
+    /// Seconds without a change before a keep-alive comment is sent (proxies and browsers drop
+    /// streams that stay silent too long, and a dead client is noticed when the write fails).
+    static let keepAlive: TimeInterval = 15
+
+    /// A stream that starts with the hub's current snapshot.
+    init(hub: EventHub, interval: TimeInterval) {
+        self.hub = hub
+        self.interval = interval
+        seen = hub.current
+        pending = Array("retry: 2000\n\n".utf8) + EventStream.event(hub.snapshot())
+        lastSent = Date()
+    }
+
+    /// `event: snapshot` with the JSON on one `data:` line (the JSON has no newlines).
+    static func event(_ snapshot: RingSnapshot) -> [UInt8] {
+        Array("event: snapshot\ndata: ".utf8) + snapshot.jsonBytes() + Array("\n\n".utf8)
+    }
+
+    /// Fills `buffer` with up to `capacity` bytes, waiting for the next snapshot when nothing is
+    /// pending; nil when the stream ends (server stopping).
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        while pending.isEmpty {
+            switch hub.next(after: seen, notBefore: lastSent.addingTimeInterval(interval),
+                            deadline: Date().addingTimeInterval(EventStream.keepAlive)) {
+            case .closed:
+                return nil
+            case .idle:
+                pending = Array(": keep-alive\n\n".utf8)
+            case .changed(let version):
+                seen = version
+                lastSent = Date()
+                pending = EventStream.event(hub.snapshot())
+            }
+        }
+        let count = min(capacity, pending.count)
+        pending.withUnsafeBytes { source in
+            if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: count) }
+        }
+        pending.removeFirst(count)
+        return count
+    }
+}

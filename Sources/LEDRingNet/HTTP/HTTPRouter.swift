@@ -1,0 +1,195 @@
+import Foundation
+import RingRender
+
+/// The JSON API and the page, as a pure function of a request and a `RingControl`; the server
+/// only moves bytes (and streams events, which the router hands back as `.events`).
+public struct HTTPRouter: Sendable {
+    /// What a request becomes.
+    public enum Outcome: Sendable, Equatable {
+        /// Send this response.
+        case response(HTTPResponse)
+        /// Start a server-sent event stream of snapshots.
+        case events
+    }
+
+    /// The rings.
+    public let control: any RingControl
+    /// The bearer token `/api` requests must carry, if any.
+    public let token: String?
+    /// Largest body accepted, bytes.
+    public let maxBodyBytes: Int
+
+    /// A router over `control`.
+    public init(control: any RingControl, token: String?, maxBodyBytes: Int = 16 * 1024) {
+        self.control = control
+        self.token = token
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Answers one request.
+    public func route(_ request: HTTPRequest) -> Outcome {
+        let path = request.path
+        if path == "/" || path == "/index.html" {
+            guard isRead(request.method) else { return .response(notAllowed("GET")) }
+            return .response(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(WebPage.html.utf8),
+                                          headers: WebPage.headers))
+        }
+        guard path == "/api" || path.hasPrefix("/api/") else {
+            return .response(.error(404, "no such page: \(shown(path)); the page is / and the API is under /api"))
+        }
+        if let token, !authorised(request, token: token) {
+            return .response(.error(401, "this API needs a token: send Authorization: Bearer <token>",
+                                    headers: ["WWW-Authenticate": "Bearer realm=\"ledring\""]))
+        }
+        guard request.body.count <= maxBodyBytes else {
+            return .response(.error(413, "body is \(request.body.count) bytes; at most \(maxBodyBytes) are accepted"))
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
+        switch parts {
+        case ["state"]:
+            guard isRead(request.method) else { return .response(notAllowed("GET")) }
+            return .response(.snapshot(control.snapshot()))
+        case ["events"]:
+            guard isRead(request.method) else { return .response(notAllowed("GET")) }
+            return .events
+        case ["reset"]:
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            control.reset()
+            return .response(.snapshot(control.snapshot()))
+        case ["brightness"]:
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RouteError) in
+                let value = try bodyValue(request.body, max: 1)
+                do throws(ControlError) { try control.setBrightness(value) } catch { throw .control(error) }
+            })
+        case ["power"]:
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RouteError) in control.setPower(try power(request.body)) })
+        case ["rings"]:
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RouteError) in try setMany(request.body) })
+        case let p where p.count == 2 && p[0] == "rings":
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            let ring = p[1]
+            return .response(apply { () throws(RouteError) in
+                let command: SetCommand
+                do throws(PayloadError) { command = try SetCommand.parse(request.body) } catch { throw .payload(error) }
+                do throws(ControlError) { try control.set([ring: command.value], duration: command.duration, curve: command.curve) } catch {
+                    throw .control(error)
+                }
+            })
+        case let p where p.count == 3 && p[0] == "rings" && (p[2] == "spin" || p[2] == "stop"):
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RouteError) in
+                do throws(ControlError) {
+                    if p[2] == "spin" { try control.spin(p[1]) } else { try control.stop(p[1]) }
+                } catch { throw .control(error) }
+            })
+        default:
+            return .response(.error(404, "no such API route: \(shown(path)); see GET /api/state, POST /api/rings/<ring>, POST /api/reset"))
+        }
+    }
+
+    /// Why a request was refused, before the response is chosen.
+    enum RouteError: Error {
+        case payload(PayloadError)
+        case control(ControlError)
+    }
+
+    private func apply(_ body: () throws(RouteError) -> Void) -> HTTPResponse {
+        do {
+            try body()
+            return .snapshot(control.snapshot())
+        } catch {
+            switch error {
+            case .payload(let e): return .error(400, e.message)
+            case .control(let e):
+                if case .unknownRing = e { return .error(404, e.description) }
+                if case .unavailable = e { return .error(503, e.description) }
+                return .error(400, e.description)
+            }
+        }
+    }
+
+    /// `{"values":{"move":0.5,…},"duration":1,"curve":"spring"}`: several rings in one transition.
+    private func setMany(_ body: [UInt8]) throws(RouteError) {
+        let object: JSONObject
+        do throws(PayloadError) {
+            object = try JSONObject.parse(body)
+            try object.onlyKeys(["values", "duration", "curve"])
+        } catch { throw .payload(error) }
+        guard let raw = object["values"] as? [String: Any], !raw.isEmpty else {
+            throw .payload(PayloadError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring"))
+        }
+        var values: [String: Double] = [:]
+        var timing = SetCommand(value: 0)
+        do throws(PayloadError) {
+            for (ring, value) in raw { values[ring] = try SetCommand.parseValue(value, name: ring) }
+            var rest = object.members
+            rest["values"] = nil
+            rest["value"] = 0.0
+            timing = try SetCommand.parse(object: JSONObject(members: rest))
+        } catch { throw .payload(error) }
+        do throws(ControlError) { try control.set(values, duration: timing.duration, curve: timing.curve) } catch {
+            throw .control(error)
+        }
+    }
+
+    private func bodyValue(_ body: [UInt8], max: Double) throws(RouteError) -> Double {
+        do throws(PayloadError) {
+            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasPrefix("{") {
+                let object = try JSONObject.parse(body)
+                try object.onlyKeys(["value"])
+                guard let raw = object["value"] else { throw PayloadError("send {\"value\":0.5} or 50%") }
+                return try SetCommand.parseValue(raw, name: "value", max: max)
+            }
+            return try SetCommand.parseValue(text, name: "value", max: max)
+        } catch { throw .payload(error) }
+    }
+
+    private func power(_ body: [UInt8]) throws(RouteError) -> Bool {
+        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch text.lowercased() {
+        case "on", "true", "1": return true
+        case "off", "false", "0": return false
+        default: break
+        }
+        do throws(PayloadError) {
+            let object = try JSONObject.parse(body)
+            try object.onlyKeys(["on"])
+            guard let on = object["on"] as? Bool else { throw PayloadError("send {\"on\":true} or {\"on\":false}") }
+            return on
+        } catch { throw .payload(error) }
+    }
+
+    private func authorised(_ request: HTTPRequest, token: String) -> Bool {
+        if let header = request.authorization, header.hasPrefix("Bearer "),
+           HTTPRouter.constantTimeEqual(String(header.dropFirst(7)), token) { return true }
+        if let query = request.accessToken, HTTPRouter.constantTimeEqual(query, token) { return true }
+        return false
+    }
+
+    /// Compares without stopping at the first difference, so response times do not leak how much
+    /// of a guessed token was right.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var diff = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return diff == 0
+    }
+
+    private func isRead(_ method: String) -> Bool { method == "GET" || method == "HEAD" }
+
+    private func notAllowed(_ allowed: String) -> HTTPResponse {
+        let allow = allowed == "GET" ? "GET, HEAD" : allowed
+        return .error(405, "method not allowed here; use \(allowed)", headers: ["Allow": allow])
+    }
+
+    /// A path for a message, shortened so a huge URL does not make a huge reply.
+    private func shown(_ path: String) -> String {
+        path.count > 80 ? String(path.prefix(80)) + "…" : path
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// The JSON API and the live page over HTTP (libmicrohttpd): `GET /`, `GET /api/state`,
+/// `POST /api/rings/<ring>`, `POST /api/reset`, `GET /api/events`, … (see docs/network.md).
+///
+/// Listens on 127.0.0.1 unless configured otherwise. Built without libmicrohttpd, `start()`
+/// throws `.unavailable` naming the package to install.
+public final class HTTPServer: Sendable {
+    /// Whether this build has libmicrohttpd (false: `start()` throws `.unavailable`).
+    public static var isAvailable: Bool {
+        #if LEDRING_HTTP
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// The settings it was made with.
+    public let settings: HTTPSettings
+    /// The rings it drives.
+    public let control: any RingControl
+    private let router: HTTPRouter
+    private let log: @Sendable (String) -> Void
+    private let running = Mutex<Running?>(nil)
+
+    private struct Running: Sendable {
+        var observer: ObserverID
+        var hub: EventHub
+        #if LEDRING_HTTP
+        var daemon: MicroHTTPDDaemon
+        #endif
+    }
+
+    /// A server for `control`; reads `settings.tokenFile` now so a bad file fails at start-up.
+    public init(settings: HTTPSettings, control: any RingControl,
+                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("ledring http: " + $0 + "\n").utf8)) })
+        throws(HTTPServerError) {
+        self.settings = settings
+        self.control = control
+        self.log = log
+        var token = settings.token
+        if let path = settings.tokenFile {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw .tokenFile(path: path, reason: "cannot be read")
+            }
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            guard !line.isEmpty else { throw .tokenFile(path: path, reason: "is empty") }
+            token = line
+        }
+        router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes)
+    }
+
+    /// Starts listening (a no-op when already running).
+    public func start() throws(HTTPServerError) {
+        #if LEDRING_HTTP
+        try running.withLock { (running: inout Running?) throws(HTTPServerError) in
+            guard running == nil else { return }
+            let control = self.control
+            let hub = EventHub { control.snapshot() }
+            let observer = control.addObserver { _ in hub.changed() }
+            do throws(HTTPServerError) {
+                let daemon = try MicroHTTPDDaemon(settings: settings, router: router, hub: hub, log: log)
+                running = Running(observer: observer, hub: hub, daemon: daemon)
+            } catch {
+                control.removeObserver(observer)
+                throw error
+            }
+            let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+            log("listening on http://\(shown):\(daemon(running)?.port ?? 0)/")
+            if router.token == nil && !HTTPServer.isLoopback(settings.address) {
+                log("warning: \(settings.address) is reachable from other machines and no token is set; anyone there can drive the LEDs")
+            }
+        }
+        #else
+        throw .unavailable
+        #endif
+    }
+
+    /// The port it listens on (the kernel's choice when configured with 0); 0 when stopped.
+    public var port: Int {
+        #if LEDRING_HTTP
+        return running.withLock { daemon($0)?.port ?? 0 }
+        #else
+        return 0
+        #endif
+    }
+
+    /// Stops listening, ends event streams and waits for open requests to finish.
+    public func stop() {
+        guard let current = running.withLock({ (r: inout Running?) -> Running? in defer { r = nil }; return r }) else { return }
+        control.removeObserver(current.observer)
+        current.hub.close()
+        #if LEDRING_HTTP
+        current.daemon.stop()
+        #endif
+    }
+
+    deinit { stop() }
+
+    #if LEDRING_HTTP
+    private func daemon(_ running: Running?) -> MicroHTTPDDaemon? { running?.daemon }
+    #endif
+
+    /// Whether `address` only reaches this machine.
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.")
+    }
+}

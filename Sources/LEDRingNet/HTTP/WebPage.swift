@@ -1,0 +1,143 @@
+/// The live page: the rings drawn as the LEDs show them, a slider per ring and "Reset all".
+///
+/// One compiled-in string with inline CSS and script and no external assets, so it works offline
+/// on a Pi and the server never reads files from disk (no path can reach the file system).
+public enum WebPage {
+    /// Headers sent with the page: no caching (it is tiny) and a policy that forbids loading
+    /// anything from elsewhere.
+    public static let headers: [String: String] = [
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    ]
+
+    /// The page.
+    public static let html = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>ledring</title>
+    <style>
+      :root { color-scheme: dark; font-family: system-ui, sans-serif; }
+      body { margin: 0; background: #000; color: #eee; display: flex; flex-direction: column; align-items: center; }
+      h1 { font-size: 1.1rem; font-weight: 600; margin: 1rem 0 0; }
+      #status { font-size: .8rem; color: #888; min-height: 1rem; }
+      #status.error { color: #f66; }
+      svg { width: min(90vw, 420px); height: auto; margin: .5rem 0; }
+      .controls { width: min(92vw, 460px); }
+      .ring { display: grid; grid-template-columns: 6rem 1fr 4rem; align-items: center; gap: .5rem; margin: .4rem 0; }
+      .ring output { text-align: right; font-variant-numeric: tabular-nums; }
+      input[type=range] { width: 100%; }
+      button { margin: 1rem 0 2rem; padding: .5rem 1.2rem; font-size: 1rem; border-radius: .5rem; border: 1px solid #555; background: #222; color: #eee; }
+    </style>
+    </head>
+    <body>
+    <h1>ledring</h1>
+    <div id="status">connecting…</div>
+    <svg id="rings" viewBox="-100 -100 200 200" role="img" aria-label="the rings as the LEDs show them"></svg>
+    <div class="controls" id="controls"></div>
+    <button id="reset" type="button">Reset all</button>
+    <script>
+    "use strict";
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    const auth = token ? { "Authorization": "Bearer " + token } : {};
+    const svg = document.getElementById("rings");
+    const controls = document.getElementById("controls");
+    const statusLine = document.getElementById("status");
+    const NS = "http://www.w3.org/2000/svg";
+    let shape = "";          // ring names and LED counts the drawing was built for
+    const touched = {};      // ring -> time a slider was last moved here (the stream must not undo a drag)
+
+    function say(text, error) { statusLine.textContent = text; statusLine.className = error ? "error" : ""; }
+
+    async function post(path, body) {
+      try {
+        const response = await fetch(path, { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, auth),
+                                             body: body === undefined ? "" : JSON.stringify(body) });
+        const reply = await response.json();
+        if (!response.ok) { say(reply.error || ("HTTP " + response.status), true); return; }
+        // While the event stream is open it brings every change, always the newest; a reply can
+        // arrive after a newer event, so it is drawn only when the stream is down.
+        if (!events || events.readyState !== EventSource.OPEN) draw(reply);
+      } catch (e) { say("cannot reach ledring: " + e, true); }
+    }
+
+    // Concentric like the seeds: the first ring outermost, each LED a dot at its angle from 12 o'clock.
+    function build(snapshot) {
+      svg.textContent = ""; controls.textContent = "";
+      const n = snapshot.rings.length;
+      snapshot.rings.forEach((ring, i) => {
+        const radius = 90 - i * (70 / Math.max(1, n));
+        const count = ring.leds.length;
+        const dot = Math.max(1.5, Math.min(7, Math.PI * radius / count * 0.8));
+        const group = document.createElementNS(NS, "g");
+        group.setAttribute("data-ring", ring.name);
+        for (let k = 0; k < count; k++) {
+          const angle = 2 * Math.PI * k / count;
+          const c = document.createElementNS(NS, "circle");
+          c.setAttribute("cx", (radius * Math.sin(angle)).toFixed(2));
+          c.setAttribute("cy", (-radius * Math.cos(angle)).toFixed(2));
+          c.setAttribute("r", dot.toFixed(2));
+          c.setAttribute("data-led", k);
+          group.appendChild(c);
+        }
+        svg.appendChild(group);
+        const row = document.createElement("div");
+        row.className = "ring";
+        row.innerHTML = '<label></label><input type="range" min="0" max="200" step="1"><output>0 %</output>';
+        row.querySelector("label").textContent = ring.name;
+        const slider = row.querySelector("input");
+        slider.setAttribute("data-ring", ring.name);
+        slider.setAttribute("aria-label", ring.name);
+        let pending = null, busy = false;
+        async function send() {
+          if (busy || pending === null) return;
+          busy = true; const value = pending; pending = null;
+          await post("/api/rings/" + encodeURIComponent(ring.name), { value: value / 100, duration: 0.3, curve: "easeOut" });
+          busy = false; send();
+        }
+        slider.addEventListener("input", () => {
+          touched[ring.name] = Date.now();
+          row.querySelector("output").textContent = slider.value + " %";
+          pending = Number(slider.value); send();
+        });
+        controls.appendChild(row);
+      });
+    }
+
+    function draw(snapshot) {
+      const now = snapshot.rings.map(r => r.name + ":" + r.leds.length).join(",");
+      if (now !== shape) { build(snapshot); shape = now; }
+      snapshot.rings.forEach(ring => {
+        const dots = svg.querySelectorAll('g[data-ring="' + ring.name + '"] circle');
+        ring.leds.forEach((colour, k) => { if (dots[k]) dots[k].setAttribute("fill", colour); });
+        const slider = controls.querySelector('input[data-ring="' + ring.name + '"]');
+        const output = slider.parentElement.querySelector("output");
+        output.textContent = ring.spinning ? "spin" : Math.round(ring.value * 100) + " %";
+        if (!(Date.now() - (touched[ring.name] || 0) < 1500)) slider.value = Math.round(ring.target * 100);
+      });
+      document.body.setAttribute("data-snapshots", String(Number(document.body.getAttribute("data-snapshots") || 0) + 1));
+    }
+
+    document.getElementById("reset").addEventListener("click", () => {
+      for (const k in touched) delete touched[k];
+      post("/api/reset");
+    });
+
+    let events = null;
+    function listen() {
+      events = new EventSource("/api/events" + (token ? "?access_token=" + encodeURIComponent(token) : ""));
+      events.addEventListener("snapshot", e => { say("live"); draw(JSON.parse(e.data)); });
+      events.onerror = () => say("reconnecting…", true);
+    }
+    fetch("/api/state", { headers: auth }).then(r => r.json()).then(s => { if (!s.rings) say(s.error, true); else if (!events || events.readyState !== EventSource.OPEN) draw(s); })
+      .catch(e => say("cannot reach ledring: " + e, true));
+    listen();
+    </script>
+    </body>
+    </html>
+    """#
+}

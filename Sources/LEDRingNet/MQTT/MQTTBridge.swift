@@ -1,0 +1,191 @@
+import Foundation
+import Synchronization
+
+/// Rings on MQTT (libmosquitto): commands in, retained state out, availability by last will,
+/// a group prefix shared by many devices, and Home Assistant discovery. Reconnects with
+/// exponential backoff for ever; on every connect it resubscribes and republishes availability,
+/// discovery and every state, so a restarted broker (which may have lost retained messages)
+/// ends up knowing what is shown. Bad payloads are logged and ignored.
+///
+/// Built without libmosquitto, `start()` throws `.unavailable` naming the package to install.
+public final class MQTTBridge: Sendable {
+    /// Whether this build has libmosquitto (false: `start()` throws `.unavailable`).
+    public static var isAvailable: Bool {
+        #if LEDRING_MQTT
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// The settings it was made with.
+    public let settings: MQTTSettings
+    /// The rings it drives.
+    public let control: any RingControl
+    /// Its topics.
+    public let topics: MQTTTopics
+    let log: @Sendable (String) -> Void
+
+    private struct Status: Sendable {
+        /// The broker accepted the connection (CONNACK): state may be published.
+        var online = false
+        /// It also acknowledged the subscriptions (SUBACK): commands will arrive.
+        var subscribed = false
+        var connects = 0
+        var observer: ObserverID?
+    }
+
+    private let status = Mutex(Status())
+    /// The payload last published on each state topic (so unchanged state is not sent again);
+    /// cleared on connect so everything is republished.
+    private let published = Mutex<[String: String]>([:])
+    #if LEDRING_MQTT
+    private let client = Mutex<MosquittoClient?>(nil)
+    #endif
+
+    /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
+    public init(settings: MQTTSettings, control: any RingControl,
+                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("ledring mqtt: " + $0 + "\n").utf8)) }) {
+        self.settings = settings
+        self.control = control
+        self.topics = MQTTTopics(settings: settings)
+        self.log = log
+    }
+
+    /// Whether the broker has accepted the connection and the subscriptions (and the connection
+    /// has not been lost since), so commands published from now on arrive.
+    public var isConnected: Bool { status.withLock { $0.online && $0.subscribed } }
+    /// How many times the broker accepted a connection and its subscriptions (reconnects included).
+    public var connectionCount: Int { status.withLock { $0.connects } }
+
+    /// Starts connecting in the background (a no-op when running); throws only for settings that
+    /// can never work (an unreadable password file, bad TLS files).
+    public func start() throws(MQTTError) {
+        #if LEDRING_MQTT
+        var password: String?
+        if let path = settings.passwordFile {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw .passwordFile(path: path, reason: "cannot be read")
+            }
+            password = text.split(whereSeparator: \.isNewline).first.map(String.init)
+            guard password?.isEmpty == false else { throw .passwordFile(path: path, reason: "is empty") }
+        }
+        try client.withLock { (client: inout MosquittoClient?) throws(MQTTError) in
+            guard client == nil else { return }
+            let made = try MosquittoClient(settings: settings, password: password, bridge: self)
+            client = made
+            let observer = control.addObserver { [weak self] _ in self?.changed() }
+            status.withLock { $0.observer = observer }
+            made.start()
+        }
+        #else
+        throw .unavailable
+        #endif
+    }
+
+    /// Publishes `offline`, disconnects and waits (a few seconds at most) for the connection
+    /// thread to end.
+    public func stop() {
+        if let observer = status.withLock({ s -> ObserverID? in defer { s.observer = nil }; return s.observer }) {
+            control.removeObserver(observer)
+        }
+        #if LEDRING_MQTT
+        let running = client.withLock { c -> MosquittoClient? in defer { c = nil }; return c }
+        running?.stop(goodbye: MQTTMessage(topic: topics.availability, payload: "offline", retain: true))
+        #endif
+        status.withLock {
+            $0.online = false
+            $0.subscribed = false
+        }
+    }
+
+    deinit { stop() }
+
+    /// Cuts the connection without a DISCONNECT, as a crash or a pulled cable would (tests use it
+    /// to see the broker publish the last will, and the bridge reconnect).
+    func dropConnectionForTesting() {
+        #if LEDRING_MQTT
+        client.withLock { $0 }?.dropConnection()
+        #endif
+    }
+
+    // MARK: What the connection thread calls
+
+    /// The broker accepted us: subscribe, then say we are online and republish everything.
+    func connected(subscribe: ([String]) -> Void, publish: (MQTTMessage) -> Bool) {
+        status.withLock {
+            $0.online = true
+            $0.subscribed = false
+        }
+        subscribe(topics.subscriptions)
+        _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
+        if settings.discovery {
+            let rings = control.snapshot().rings.map(\.name)
+            for message in MQTTDiscovery.messages(settings: settings, rings: rings) { _ = publish(message) }
+        }
+        // The snapshot is taken under the lock that `changed` also takes, so whichever runs last
+        // publishes the newest state (a snapshot taken before the lock could be older than one a
+        // change has just published).
+        published.withLock { cache in
+            cache.removeAll()
+            for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where publish(message) {
+                cache[message.topic] = message.payload
+            }
+        }
+    }
+
+    /// The broker acknowledged the subscriptions: from now on commands arrive.
+    func subscribed() {
+        let count = status.withLock { s -> Int in
+            s.subscribed = true
+            s.connects += 1
+            return s.connects
+        }
+        log(count == 1 ? "connected to \(settings.host):\(settings.port)" : "reconnected to \(settings.host):\(settings.port)")
+    }
+
+    /// The connection is gone (the thread reconnects).
+    func disconnected(reason: String) {
+        let was = status.withLock { s -> Bool in
+            defer {
+                s.online = false
+                s.subscribed = false
+            }
+            return s.online
+        }
+        if was { log("lost the connection to \(settings.host):\(settings.port) (\(reason)); reconnecting") }
+    }
+
+    /// A message arrived: apply it, or log why not and carry on.
+    func received(topic: String, payload: [UInt8]) {
+        let command: MQTTCommand?
+        do throws(PayloadError) {
+            command = try topics.command(topic: topic, payload: payload)
+        } catch {
+            log("ignored \(topic): \(error.message)")
+            return
+        }
+        guard let command else { return }
+        do throws(ControlError) {
+            try command.apply(to: control)
+        } catch {
+            // A group message may name a ring only other devices have: not an error here.
+            if case .unknownRing = error, topics.isGroup(topic) { return }
+            log("ignored \(topic): \(error)")
+        }
+    }
+
+    /// State changed: publish the state topics whose payload differs from the last one sent.
+    /// The snapshot handed to observers may already be stale when this runs (observers race), so
+    /// the current one is taken under the lock instead; the last to run publishes the newest.
+    private func changed() {
+        #if LEDRING_MQTT
+        guard status.withLock({ $0.online }), let client = client.withLock({ $0 }) else { return }
+        published.withLock { cache in
+            for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where cache[message.topic] != message.payload {
+                if client.publish(message) { cache[message.topic] = message.payload }
+            }
+        }
+        #endif
+    }
+}

@@ -1,0 +1,22 @@
+/// Why the MQTT bridge cannot start. (Once started, it never gives up: connection failures are
+/// logged and retried with backoff.)
+public enum MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// ledring was built without libmosquitto.
+    case unavailable
+    /// The password file cannot be read or is empty.
+    case passwordFile(path: String, reason: String)
+    /// libmosquitto refused a setting (TLS files, client id, …).
+    case setup(what: String, reason: String)
+
+    /// What failed and the fix.
+    public var description: String {
+        switch self {
+        case .unavailable:
+            return "MQTT needs libmosquitto: `sudo apt install libmosquitto-dev` and rebuild ledring"
+        case .passwordFile(let path, let reason):
+            return "mqtt.passwordFile \(path): \(reason); put the password on the file's first line"
+        case .setup(let what, let reason):
+            return "mqtt: \(what): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
+/// parsing, state and discovery are tested without a broker).
+///
+/// Per device under `base` (`ledring/<device>`): `<ring>/set` and `<ring>/state` (two levels),
+/// and one-level `reset`, `spin`, `stop`, `brightness`, `power` (commands), `status` (light state)
+/// and `availability`. One-level device topics can never collide with a ring's two-level ones,
+/// whatever the rings are called. The group prefix takes the same commands.
+public struct MQTTTopics: Sendable {
+    /// This device's prefix.
+    public let base: String
+    /// The shared prefix every device listens on, if any.
+    public let group: String?
+
+    /// Topics for `settings`.
+    public init(settings: MQTTSettings) {
+        base = settings.resolvedBaseTopic
+        group = settings.groupTopic
+    }
+
+    /// Retained `online`/`offline`; `offline` is the broker's last will.
+    public var availability: String { "\(base)/availability" }
+    /// Retained light state for Home Assistant: `{"state":"ON","brightness":80}`.
+    public var status: String { "\(base)/status" }
+    /// Where a ring's state is published.
+    public func state(_ ring: String) -> String { "\(base)/\(ring)/state" }
+    /// Where a ring's value is set.
+    public func set(_ ring: String) -> String { "\(base)/\(ring)/set" }
+    /// Where power (and Home Assistant's light JSON) is commanded.
+    public var power: String { "\(base)/power" }
+
+    /// Subscriptions, under the base and the group.
+    public var subscriptions: [String] {
+        ([base] + (group.map { [$0] } ?? [])).flatMap { prefix in
+            ["\(prefix)/+/set", "\(prefix)/reset", "\(prefix)/spin", "\(prefix)/stop", "\(prefix)/brightness", "\(prefix)/power"]
+        }
+    }
+
+    /// Whether `topic` came in under the group prefix (where other devices' rings are expected).
+    public func isGroup(_ topic: String) -> Bool {
+        guard let group else { return false }
+        return topic.hasPrefix(group + "/") && !topic.hasPrefix(base + "/")
+    }
+
+    /// The command `payload` on `topic` asks for; nil when the topic is not a command topic
+    /// (our own state topics, say). Throws for a bad payload.
+    public func command(topic: String, payload: [UInt8]) throws(PayloadError) -> MQTTCommand? {
+        var rest: Substring?
+        for prefix in [base] + (group.map { [$0] } ?? []) where topic.hasPrefix(prefix + "/") {
+            rest = topic.dropFirst(prefix.count + 1)
+            break
+        }
+        guard let rest else { return nil }
+        let levels = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard payload.count <= SetCommand.maxPayloadBytes else {
+            throw PayloadError("payload is \(payload.count) bytes; at most \(SetCommand.maxPayloadBytes) are read")
+        }
+        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if levels.count == 2 && levels[1] == "set" {
+            return .set(ring: String(levels[0]), try SetCommand.parse(payload))
+        }
+        guard levels.count == 1 else { return nil }
+        switch levels[0] {
+        case "reset": return .reset
+        case "spin", "stop":
+            guard !text.isEmpty else { throw PayloadError("\(levels[0]) needs the ring's name as payload, like move") }
+            return levels[0] == "spin" ? .spin(text) : .stop(text)
+        case "brightness":
+            return .brightness(try SetCommand.parseValue(text, name: "brightness", max: 1))
+        case "power":
+            return try light(text)
+        default:
+            return nil
+        }
+    }
+
+    /// `ON`/`OFF`, or `{"state":"ON","brightness":80}` with brightness 0…100 (Home Assistant's
+    /// scale is set to 100 in discovery).
+    private func light(_ text: String) throws(PayloadError) -> MQTTCommand {
+        switch text.uppercased() {
+        case "ON": return .light(on: true, brightness: nil)
+        case "OFF": return .light(on: false, brightness: nil)
+        default: break
+        }
+        let object = try JSONObject.parse(Array(text.utf8))
+        try object.onlyKeys(["state", "brightness"])
+        var on: Bool?
+        if let state = object["state"] {
+            guard let word = (state as? String)?.uppercased(), word == "ON" || word == "OFF" else {
+                throw PayloadError("\"state\": \(JSONObject.show(state)) must be \"ON\" or \"OFF\"")
+            }
+            on = word == "ON"
+        }
+        var level: Double?
+        if let b = object["brightness"] {
+            guard let n = b as? Double, n.isFinite, (0...100).contains(n) else {
+                throw PayloadError("\"brightness\": \(JSONObject.show(b)) must be 0…100")
+            }
+            level = n / 100
+        }
+        guard on != nil || level != nil else { throw PayloadError("send ON, OFF or {\"state\":\"ON\",\"brightness\":80}") }
+        return .light(on: on, brightness: level)
+    }
+
+    /// The retained state messages for `snapshot`: each ring's `{"value":…,"percent":…,"spinning":…}`
+    /// (the value it shows once any transition ends) and the light status.
+    public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
+        var messages = snapshot.rings.map { ring in
+            let percent = (ring.target * 1000).rounded() / 10
+            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json([
+                "value": ring.target, "percent": percent, "spinning": ring.spinning,
+            ]), retain: retain)
+        }
+        messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json([
+            "state": snapshot.power ? "ON" : "OFF", "brightness": (snapshot.brightness * 100).rounded(),
+        ]), retain: retain))
+        return messages
+    }
+
+    /// Compact JSON with sorted keys (stable payloads, so unchanged state is not republished).
+    static func json(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `http` section of the config: where the API and web page listen, the optional token and
+/// limits. Loopback only unless an address is configured.
+public struct HTTPSettings: Decodable, Equatable, Sendable {
+    /// Address to listen on: an IPv4 or IPv6 literal; 127.0.0.1 keeps it on this machine.
+    public var address = "127.0.0.1"
+    /// Port; 0 lets the kernel choose (tests read it back from the server).
+    public var port = 8080
+    /// Bearer token every `/api` request must carry, when set.
+    public var token: String?
+    /// File whose first line is the token (kept out of a world-readable config).
+    public var tokenFile: String?
+    /// Largest request body read, bytes; bigger ones get 413.
+    public var maxBodyBytes = 16 * 1024
+    /// Shortest time between two server-sent events on one stream, seconds (changes in between
+    /// are coalesced into the latest snapshot).
+    public var eventInterval = 0.1
+    /// Most simultaneous connections (each takes a thread).
+    public var maxConnections = 32
+
+    /// The defaults: 127.0.0.1:8080, no token.
+    public init() {}
+
+    /// Keys the `http` object may have.
+    public static let keys = ["address", "port", "token", "tokenFile", "maxBodyBytes", "eventInterval", "maxConnections"]
+
+    /// Decodes and checks an `http` object (the error lists every problem by key).
+    public init(from decoder: any Decoder) throws {
+        var r = try SettingsReader(decoder, section: "http", known: HTTPSettings.keys)
+        if let address = r.string("address") {
+            if HTTPSettings.isAddress(address) { self.address = address } else {
+                r.report("address", "must be an IPv4 or IPv6 address like 127.0.0.1, 0.0.0.0 or ::1, got \"\(address)\"")
+            }
+        }
+        port = r.integer("port", in: 0...65535) ?? port
+        token = r.string("token")
+        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) {
+            r.report("token", "must be non-empty without spaces (it goes in an Authorization header)")
+        }
+        tokenFile = r.string("tokenFile")
+        if token != nil && tokenFile != nil { r.report("tokenFile", "give token or tokenFile, not both") }
+        maxBodyBytes = r.integer("maxBodyBytes", in: 256...1_048_576) ?? maxBodyBytes
+        eventInterval = r.number("eventInterval", in: 0.01...10) ?? eventInterval
+        maxConnections = r.integer("maxConnections", in: 2...1024) ?? maxConnections
+        try r.finish()
+    }
+
+    /// Decodes the `http` section from JSON bytes.
+    public static func decode(_ json: [UInt8]) throws(SettingsError) -> HTTPSettings {
+        try SettingsDecoding.decode(HTTPSettings.self, from: json, section: "http")
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 literal.
+    public static func isAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+}

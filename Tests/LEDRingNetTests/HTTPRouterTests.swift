@@ -1,0 +1,70 @@
+import LEDRingNet
+import Testing
+
+/// The routes without a server: these run in every build, with or without libmicrohttpd.
+@Suite struct HTTPRouterTests {
+    let control: InMemoryRingControl
+    init() throws { control = try InMemoryRingControl() }
+
+    func route(_ method: String, _ path: String, _ body: String = "", token: String? = nil, auth: String? = nil) -> HTTPResponse? {
+        let router = HTTPRouter(control: control, token: token)
+        guard case .response(let response) = router.route(HTTPRequest(method: method, path: path, authorization: auth, body: Array(body.utf8))) else {
+            return nil
+        }
+        return response
+    }
+
+    func text(_ r: HTTPResponse?) -> String { r.map { String(decoding: $0.body, as: UTF8.self) } ?? "" }
+
+    @Test func setResetSpinStopBrightnessAndPower() {
+        #expect(route("POST", "/api/rings/move", #"{"value":0.5,"duration":1,"curve":"spring"}"#)?.status == 200)
+        #expect(route("POST", "/api/rings/stand", "80%")?.status == 200)
+        #expect(route("POST", "/api/rings", #"{"values":{"exercise":1.2,"move":"10%"}}"#)?.status == 200)
+        #expect(route("POST", "/api/rings/stand/spin")?.status == 200)
+        #expect(route("POST", "/api/rings/stand/stop")?.status == 200)
+        #expect(route("POST", "/api/brightness", #"{"value":0.25}"#)?.status == 200)
+        #expect(route("POST", "/api/power", "off")?.status == 200)
+        #expect(route("POST", "/api/reset")?.status == 200)
+        #expect(control.commands == [
+            .set(["move": 0.5], duration: 1, curve: .spring), .set(["stand": 0.8], duration: nil, curve: nil),
+            .set(["exercise": 1.2, "move": 0.1], duration: nil, curve: nil), .spin("stand"), .stop("stand"),
+            .brightness(0.25), .power(false), .reset,
+        ])
+    }
+
+    @Test func refusalsNameWhatWasWrong() {
+        let bad = route("POST", "/api/rings/move", #"{"value":"#)
+        #expect(bad?.status == 400 && text(bad).contains("not valid JSON"))
+        let unknown = route("POST", "/api/rings/moov", "0.5")
+        #expect(unknown?.status == 404 && text(unknown).contains("no ring called \\\"moov\\\""))
+        #expect(route("GET", "/api/rings/move")?.status == 405)
+        #expect(route("GET", "/api/rings/move")?.headers["Allow"] == "POST")
+        #expect(route("DELETE", "/api/state")?.status == 405)
+        #expect(route("GET", "/../etc/passwd")?.status == 404)
+        #expect(route("GET", "/api/nothing")?.status == 404)
+        #expect(route("POST", "/api/rings/move", String(repeating: "1", count: 16 * 1024 + 1))?.status == 413)
+        #expect(route("POST", "/api/brightness", "2")?.status == 400)
+        #expect(control.commands.isEmpty)
+    }
+
+    @Test func tokenGuardsTheAPIButNotThePage() {
+        #expect(route("GET", "/api/state", token: "s3cret")?.status == 401)
+        #expect(route("GET", "/api/state", token: "s3cret", auth: "Bearer wrong")?.status == 401)
+        #expect(route("GET", "/api/state", token: "s3cret", auth: "Bearer s3cret")?.status == 200)
+        #expect(route("GET", "/", token: "s3cret")?.status == 200)
+        let router = HTTPRouter(control: control, token: "s3cret")
+        #expect(router.route(HTTPRequest(method: "GET", path: "/api/events", accessToken: "s3cret")) == .events)
+    }
+
+    @Test func thePageIsSelfContained() throws {
+        let page = try #require(route("GET", "/"))
+        let html = text(page)
+        #expect(page.contentType.hasPrefix("text/html"))
+        #expect(html.contains("<svg") && html.contains("Reset all") && html.contains("EventSource"))
+        // No third-party assets: the only URL is the SVG namespace, and nothing is loaded by src/href.
+        let urls = html.components(separatedBy: "http").dropFirst().map { $0.prefix(30) }
+        #expect(urls.allSatisfy { $0.hasPrefix("://www.w3.org/2000/svg") })
+        #expect(!html.contains("src=") && !html.contains("href="))
+        #expect(page.headers["Content-Security-Policy"]?.contains("default-src 'none'") == true)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+@testable import LEDRingNet
+import Synchronization
+import Testing
+
+/// The bridge against a real Mosquitto broker on a free loopback port.
+@Suite(.serialized, .enabled(if: MQTTBridge.isAvailable,
+                             "built without libmosquitto (mosquitto.h not found): `sudo apt install libmosquitto-dev` and rebuild to run these"))
+struct MQTTBridgeTests {
+    /// Log lines, for checking that bad payloads are reported.
+    final class Log: Sendable {
+        let lines = Mutex<[String]>([])
+        func add(_ line: String) { lines.withLock { $0.append(line) } }
+        func contains(_ text: String) -> Bool { lines.withLock { $0.contains { $0.contains(text) } } }
+    }
+
+    static func bridge(_ broker: MosquittoBroker, device: String = "test", log: Log = Log()) throws -> (MQTTBridge, InMemoryRingControl) {
+        var settings = MQTTSettings()
+        settings.host = "127.0.0.1"
+        settings.port = broker.port
+        settings.device = device
+        settings.reconnectMin = 1
+        settings.reconnectMax = 2
+        settings.keepalive = 5
+        let control = try InMemoryRingControl()
+        let bridge = MQTTBridge(settings: settings, control: control, log: log.add)
+        try bridge.start()
+        #expect(eventually { bridge.isConnected }, "the bridge did not connect to the broker on port \(broker.port)")
+        return (bridge, control)
+    }
+
+    static func decode(_ payload: String?) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data((payload ?? "").utf8)) as? [String: Any])
+    }
+
+    @Test func setViaMQTTShowsInFramesAndRetainedState() throws {
+        let broker = try MosquittoBroker()
+        let (bridge, control) = try Self.bridge(broker)
+        defer { bridge.stop() }
+        let dark = try #require(control.snapshot().ring(named: "move")).leds
+        try broker.publish("ledring/test/move/set", #"{"value":0.5,"duration":1,"curve":"spring"}"#)
+        #expect(eventually { control.snapshot().ring(named: "move")?.target == 0.5 })
+        control.advance(by: 2)
+        #expect(try #require(control.snapshot().ring(named: "move")).leds != dark)
+        #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""percent":50"#) == true })
+        let state = try Self.decode(try broker.retained("ledring/test/move/state"))
+        #expect(state["value"] as? Double == 0.5 && state["spinning"] as? Bool == false)
+        try broker.publish("ledring/test/stand/set", "80%")
+        #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.8 })
+        #expect(try broker.retained("ledring/test/availability") == "online")
+        try broker.publish("ledring/test/reset", "")
+        #expect(eventually { control.commands.last == .reset })
+    }
+
+    @Test func badPayloadsAreLoggedAndIgnored() throws {
+        let broker = try MosquittoBroker()
+        let log = Log()
+        let (bridge, control) = try Self.bridge(broker, log: log)
+        defer { bridge.stop() }
+        try broker.publish("ledring/test/move/set", "lots")
+        try broker.publish("ledring/test/move/set", #"{"value":0.5,"curve":"wobbly"}"#)
+        try broker.publish("ledring/test/nosuchring/set", "0.5")
+        try broker.publish("ledring/test/move/set", "0.25")
+        #expect(eventually { control.snapshot().ring(named: "move")?.target == 0.25 })
+        #expect(control.commands == [.set(["move": 0.25], duration: nil, curve: nil)])
+        #expect(log.contains("ignored ledring/test/move/set: value \"lots\" is not a number"))
+        #expect(log.contains("wobbly"))
+        #expect(log.contains("no ring called \"nosuchring\""))
+        #expect(bridge.isConnected)
+    }
+
+    @Test func theGroupTopicMovesEveryDevice() throws {
+        let broker = try MosquittoBroker()
+        let log = Log()
+        let (a, controlA) = try Self.bridge(broker, device: "a", log: log)
+        let (b, controlB) = try Self.bridge(broker, device: "b", log: log)
+        defer { a.stop(); b.stop() }
+        try broker.publish("ledring/all/exercise/set", "0.3")
+        try broker.publish("ledring/all/otherring/set", "0.3")
+        #expect(eventually { controlA.snapshot().ring(named: "exercise")?.target == 0.3 && controlB.snapshot().ring(named: "exercise")?.target == 0.3 })
+        try broker.publish("ledring/a/move/set", "0.9")
+        #expect(eventually { controlA.snapshot().ring(named: "move")?.target == 0.9 })
+        #expect(controlB.snapshot().ring(named: "move")?.target == 0)
+        // Another device's ring on the group topic is not an error worth logging.
+        #expect(!log.contains("otherring"))
+    }
+
+    @Test func discoveryMessagesAreValid() throws {
+        let broker = try MosquittoBroker()
+        let (bridge, _) = try Self.bridge(broker)
+        defer { bridge.stop() }
+        let messages = try broker.messages("homeassistant/#", count: 4)
+        #expect(Set(messages.map(\.topic)) == ["homeassistant/number/test_move/config", "homeassistant/number/test_exercise/config",
+                                               "homeassistant/number/test_stand/config", "homeassistant/light/test/config"])
+        for message in messages {
+            try DiscoveryCheck.validate(message.topic, message.payload, base: "ledring/test")
+        }
+    }
+
+    @Test func lightCommandsAndStatus() throws {
+        let broker = try MosquittoBroker()
+        let (bridge, control) = try Self.bridge(broker)
+        defer { bridge.stop() }
+        try broker.publish("ledring/test/power", #"{"state":"ON","brightness":40}"#)
+        #expect(eventually { control.snapshot().brightness == 0.4 })
+        try broker.publish("ledring/test/power", "OFF")
+        #expect(eventually { !control.snapshot().power })
+        #expect(eventually { (try? broker.retained("ledring/test/status")) == #"{"brightness":40,"state":"OFF"}"# })
+    }
+
+    @Test func stoppingSaysOffline() throws {
+        let broker = try MosquittoBroker()
+        let (bridge, _) = try Self.bridge(broker)
+        #expect(try broker.retained("ledring/test/availability") == "online")
+        bridge.stop()
+        #expect(try broker.retained("ledring/test/availability") == "offline")
+    }
+
+    @Test func theLastWillSaysOfflineWhenTheConnectionDies() throws {
+        let broker = try MosquittoBroker()
+        let log = Log()
+        let (bridge, _) = try Self.bridge(broker, log: log)
+        defer { bridge.stop() }
+        let next = try broker.subscriber("ledring/test/availability", count: 3)
+        // The retained "online" arrives once the subscription is in place.
+        #expect(try next() == "online")
+        bridge.dropConnectionForTesting()
+        // The broker publishes our last will, then the bridge reconnects and says online again.
+        #expect(try next() == "offline")
+        #expect(try next() == "online")
+        #expect(eventually { bridge.connectionCount == 2 && bridge.isConnected }, "no reconnect: \(log.lines.withLock { $0 })")
+    }
+
+    @Test func survivesABrokerRestart() throws {
+        let broker = try MosquittoBroker()
+        let log = Log()
+        let (bridge, control) = try Self.bridge(broker, log: log)
+        defer { bridge.stop() }
+        try control.set(["move": 0.4], duration: nil, curve: nil)
+        #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""value":0.4"#) == true })
+
+        broker.kill()
+        #expect(eventually { !bridge.isConnected }, "the bridge did not notice the broker going away")
+        // Changed while the broker is down: must not be lost.
+        try control.set(["stand": 0.7], duration: nil, curve: nil)
+        try broker.start()
+        #expect(eventually(within: 30) { bridge.isConnected && bridge.connectionCount == 2 }, "no reconnect: \(log.lines.withLock { $0 })")
+        // The restarted broker kept nothing; the bridge republished availability and every state.
+        #expect(try broker.retained("ledring/test/availability") == "online")
+        #expect(try broker.retained("ledring/test/stand/state")?.contains(#""value":0.7"#) == true)
+        #expect(try broker.retained("ledring/test/move/state")?.contains(#""value":0.4"#) == true)
+        #expect(try broker.messages("homeassistant/light/#").count == 1)
+        // And it subscribed again.
+        try broker.publish("ledring/test/exercise/set", "0.6")
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.target == 0.6 })
+        #expect(log.contains("reconnected"))
+    }
+}
+
+/// The header-less build says what to install.
+@Suite struct MQTTBridgeUnavailableTests {
+    @Test(.enabled(if: !MQTTBridge.isAvailable, "this build has libmosquitto"))
+    func startExplainsTheMissingLibrary() throws {
+        let bridge = MQTTBridge(settings: MQTTSettings(), control: try InMemoryRingControl(), log: { _ in })
+        #expect(throws: MQTTError.unavailable) { try bridge.start() }
+        #expect("\(MQTTError.unavailable)".contains("sudo apt install libmosquitto-dev"))
+    }
+}

@@ -1,0 +1,4 @@
+/// Why the loopback client failed.
+struct LoopbackError: Error, CustomStringConvertible {
+    var description: String
+}

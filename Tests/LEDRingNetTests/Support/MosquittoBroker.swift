@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Mosquitto broker on a free loopback port, started and killed by the test (Debian's
+/// `mosquitto`), plus `mosquitto_pub`/`mosquitto_sub` (Debian's `mosquitto-clients`) to talk to it.
+final class MosquittoBroker {
+    let port: Int
+    private let directory: URL
+    private var process: Process?
+    /// Background subscribers, ended with the broker.
+    private var subscribers: [Process] = []
+
+    /// Where a program is, or an error naming the package to install.
+    static func program(_ name: String, package: String) throws -> String {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/bin"]
+        for dir in dirs where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") { return "\(dir)/\(name)" }
+        throw LoopbackError(description: "\(name) not found: `sudo apt install \(package)` (the MQTT tests run a real broker)")
+    }
+
+    /// A port nobody listens on right now (the kernel's pick for port 0).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+                bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
+            }
+        }
+        guard ok else { throw LoopbackError(description: "cannot find a free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    init() throws {
+        port = try Self.freePort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledring-mqtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // No persistence: a restarted broker has forgotten every retained message, so the test
+        // sees that the bridge republishes them.
+        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            .write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit {
+        for p in subscribers where p.isRunning { p.terminate() }
+        kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts the broker and waits (bounded) until it accepts connections.
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto", package: "mosquitto"))
+        p.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        for _ in 0..<200 {
+            if let fd = try? LoopbackHTTP.connect(port: port) {
+                close(fd)
+                return
+            }
+            guard p.isRunning else { throw LoopbackError(description: "mosquitto exited with status \(p.terminationStatus) on port \(port)") }
+            usleep(50_000)
+        }
+        throw LoopbackError(description: "mosquitto did not listen on port \(port) within 10 s")
+    }
+
+    /// Kills the broker hard (SIGKILL, as a crash or power cut would) and waits for it to exit.
+    func kill() {
+        guard let p = process else { return }
+        if p.isRunning {
+            Glibc.kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
+        process = nil
+    }
+
+    /// Publishes one message with `mosquitto_pub`.
+    func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+        let (status, _) = try run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", payload, "-q", "1"] + (retain ? ["-r"] : []))
+        guard status == 0 else { throw LoopbackError(description: "mosquitto_pub to \(topic) failed with \(status)") }
+    }
+
+    /// The retained (or next) messages on `filter`, `count` of them, within 10 s: "topic payload" lines.
+    func messages(_ filter: String, count: Int = 1) throws -> [(topic: String, payload: String)] {
+        let (_, output) = try run("mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-v", "-C", "\(count)", "-W", "10"])
+        return output.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    /// Starts `mosquitto_sub` in the background (it stops by itself after `count` messages or
+    /// 15 s); the returned function reads its next line, waiting at most 10 s.
+    func subscriber(_ filter: String, count: Int) throws -> () throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto_sub", package: "mosquitto-clients"))
+        p.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-C", "\(count)", "-W", "15"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        subscribers.append(p)
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var pending = ""
+        return {
+            for _ in 0..<100 {
+                if let newline = pending.firstIndex(of: "\n") {
+                    defer { pending.removeSubrange(...newline) }
+                    return String(pending[..<newline])
+                }
+                let chunk = try LoopbackHTTP.readSome(fd)
+                guard !chunk.isEmpty else { throw LoopbackError(description: "mosquitto_sub ended") }
+                pending += String(decoding: chunk, as: UTF8.self)
+            }
+            throw LoopbackError(description: "no line from mosquitto_sub")
+        }
+    }
+
+    /// The retained payload on one topic.
+    func retained(_ topic: String) throws -> String? {
+        try messages(topic).first?.payload
+    }
+
+    private func run(_ name: String, _ arguments: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Self.program(name, package: "mosquitto-clients"))
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Bounded: mosquitto_sub stops itself after -W 10; anything still running at 20 s is ended.
+        // (Outputs are a few lines, far below a pipe's buffer, so waiting before reading is safe.)
+        let deadline = Deadline(seconds: 20)
+        for _ in 0..<400 where p.isRunning && !deadline.passed { usleep(50_000) }
+        if p.isRunning { p.terminate() }
+        p.waitUntilExit()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
