@@ -1,5 +1,5 @@
-/// GPIO inputs and the power switch. Checked and stored here; driving the lines belongs to the
-/// GPIO layer (libgpiod), which is being built separately.
+/// GPIO inputs and the power switch (`gpio` in the config); the daemon drives them through
+/// LEDHardware's libgpiod layer.
 struct GPIOConfig: Sendable, Equatable {
     /// An output line that switches the LEDs' supply.
     struct Power: Sendable, Equatable {
@@ -15,6 +15,8 @@ struct GPIOConfig: Sendable, Equatable {
         case reset
         /// Switch the LEDs' supply (and the picture) off and on.
         case power
+        /// Nothing.
+        case none
     }
 
     /// A push button.
@@ -25,6 +27,8 @@ struct GPIOConfig: Sendable, Equatable {
         var activeLow = true
         /// What a press does.
         var action = ButtonAction.reset
+        /// What a long press (held ≥ 1 s) does.
+        var longPress = ButtonAction.power
     }
 
     /// A rotary encoder that turns one ring's value up and down.
@@ -37,6 +41,8 @@ struct GPIOConfig: Sendable, Equatable {
         var ring: String
         /// Value change per detent (0.05 = 5 %).
         var step = 0.05
+        /// Line offset of the knob's push switch (selects the next ring), if it has one.
+        var push: Int?
     }
 
     /// The GPIO chip's label (`pinctrl-bcm2711`); nil uses the board's.
@@ -69,22 +75,25 @@ struct GPIOConfig: Sendable, Equatable {
             }
         }
         if let value = members["button"],
-           let button = reader.object(value, at: at("button"), known: ["line", "activeLow", "action"]) {
+           let button = reader.object(value, at: at("button"), known: ["line", "activeLow", "action", "longPress"]) {
             if button["line"] == nil { reader.report(at("button", "line"), "missing; give the line offset, e.g. 27") }
             let activeLow = reader.bool(button["activeLow"], at: at("button", "activeLow"))
             let action = reader.choice(button["action"], at: at("button", "action"), as: ButtonAction.self)
+            let longPress = reader.choice(button["longPress"], at: at("button", "longPress"), as: ButtonAction.self)
             if let line = reader.integer(button["line"], at: at("button", "line"), in: lines) {
-                out.button = Button(line: line, activeLow: activeLow ?? true, action: action ?? .reset)
+                out.button = Button(line: line, activeLow: activeLow ?? true, action: action ?? .reset,
+                                    longPress: longPress ?? .power)
             }
         }
         if let value = members["encoder"],
-           let encoder = reader.object(value, at: at("encoder"), known: ["a", "b", "ring", "step"]) {
+           let encoder = reader.object(value, at: at("encoder"), known: ["a", "b", "push", "ring", "step"]) {
             for key in ["a", "b", "ring"] where encoder[key] == nil {
                 reader.report(at("encoder", key), "missing")
             }
             let a = reader.integer(encoder["a"], at: at("encoder", "a"), in: lines)
             let b = reader.integer(encoder["b"], at: at("encoder", "b"), in: lines)
             let step = reader.number(encoder["step"], at: at("encoder", "step"), in: 0.001...1)
+            let push = reader.integer(encoder["push"], at: at("encoder", "push"), in: lines)
             var ring = reader.string(encoder["ring"], at: at("encoder", "ring"))
             if let name = ring, !ringNames.contains(name) {
                 reader.report(at("encoder", "ring"), "no ring called \"\(name)\"; the rings are \(ringNames.joined(separator: ", "))")
@@ -92,7 +101,7 @@ struct GPIOConfig: Sendable, Equatable {
             }
             if let a, let b, a == b { reader.report(at("encoder", "b"), "must differ from a, got \(b)") }
             if let a, let b, a != b, let ring {
-                out.encoder = Encoder(a: a, b: b, ring: ring, step: step ?? 0.05)
+                out.encoder = Encoder(a: a, b: b, ring: ring, step: step ?? 0.05, push: push)
             }
         }
         return out

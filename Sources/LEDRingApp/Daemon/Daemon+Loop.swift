@@ -1,4 +1,5 @@
 import Glibc
+import LEDHardware
 import RingRender
 
 extension Daemon {
@@ -20,6 +21,8 @@ extension Daemon {
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
             if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+            let inputStart = fds.count
+            for fd in inputs?.pollDescriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
 
             let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: Posix.monotonicNow()))
             if ready < 0 {
@@ -52,8 +55,20 @@ extension Daemon {
             }
             clients = keep
             if fds[1].revents != 0 { acceptClients() }
-            if stdinLines != nil, let last = fds.last, last.fd == STDIN_FILENO, last.revents != 0 {
+            if stdinLines != nil, inputStart > 0, fds[inputStart - 1].fd == STDIN_FILENO, fds[inputStart - 1].revents != 0 {
                 readStandardInput(at: woke)
+            }
+            if let inputs {
+                var actions: [InputAction] = []
+                for pfd in fds[inputStart...] where pfd.revents != 0 {
+                    do {
+                        actions += try inputs.handleReady(descriptor: pfd.fd)
+                    } catch {
+                        Log.info("GPIO inputs: \(error.description)")
+                    }
+                }
+                actions += inputs.tick(now: GPIOPoll.monotonicNanoseconds())
+                handle(actions, at: woke)
             }
         }
     }
@@ -68,6 +83,11 @@ extension Daemon {
         }
         if stateDirty { deadline = min(deadline, nextSave) }
         if let retry = output.retryAt { deadline = min(deadline, retry) }
+        // Debounce and long-press deadlines of the button and knob.
+        if let inputs {
+            let wait = inputs.timeoutNanoseconds(now: GPIOPoll.monotonicNanoseconds())
+            if wait >= 0 { deadline = min(deadline, now + Double(wait) / 1e9) }
+        }
         guard deadline.isFinite else { return -1 }
         let milliseconds = (deadline - now) * 1000
         return milliseconds <= 0 ? 0 : Int32(min(milliseconds.rounded(.up), 3_600_000))
@@ -75,6 +95,11 @@ extension Daemon {
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
     func renderFrame(at now: Double) {
+        // Switched off by the button: the blank frame was sent then; values keep changing.
+        guard pictureOn else {
+            needsFrame = false
+            return
+        }
         renderer.pipeline.brightness = Float(controller.brightness)
         let values = renderer.values(for: controller.states, at: now)
         let animating = controller.isAnimating(at: now)
@@ -121,6 +146,7 @@ extension Daemon {
         let zeros = [RingValue](repeating: .progress(0), count: config.layout.rings.count)
         output.show(blank, values: zeros, states: controller.states, at: now)
         power.setPower(false)
+        inputs?.release()
         for client in clients {
             _ = client.flush()
             close(client.fd)

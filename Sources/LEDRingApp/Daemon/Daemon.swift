@@ -28,6 +28,12 @@ final class Daemon {
     var renderer: Renderer
     var output: any FrameOutput
     let power: any PowerSwitch
+    /// The button and knob, when `gpio` configures them.
+    var inputs: GPIOInputs?
+    /// The ring the knob turns.
+    var selectedRing: String
+    /// False while the button has switched the LEDs off (values are kept).
+    var pictureOn = true
     let socketPath: String
     let store: StateStore
     let signals: SignalPipe
@@ -104,7 +110,16 @@ final class Daemon {
         }
         renderer = Daemon.makeRenderer(config: config, driver: outputSettings.driver, brightness: controller.brightness)
         output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now)
-        power = LoggingPowerSwitch(line: config.gpio.power?.line)
+        selectedRing = config.gpio.encoder?.ring ?? config.layout.rings.first?.name ?? ""
+        let usesGPIO = config.gpio.power != nil || config.gpio.button != nil || config.gpio.encoder != nil
+        let board = usesGPIO ? try LEDRingApp.resolveBoard(outputSettings.board) : nil
+        do {
+            power = try Daemon.makePower(config.gpio, board: board, lines: SystemGPIO.lines())
+            inputs = try Daemon.makeInputs(config.gpio, board: board, lines: SystemGPIO.lines())
+        } catch {
+            output.close()
+            throw error
+        }
         do {
             listener = try Daemon.listen(on: socketPath, mode: config.socket.mode)
         } catch {
