@@ -135,7 +135,58 @@ out=$("$probe" busy --chip "$label" --line 3 2>&1); status=$?
 out=$("$probe" clock --chip pinctrl-rp1 --data 1 --clock 2 2>&1); status=$?
 [ $status = 69 ] && grep -q "\"$label\" (32 lines)" <<<"$out" && pass "missing label lists the chips present (exit $status)" || flunk "wrong label: exit $status: $out"
 
-# 6. Bit rate of the clocked transport on this (emulated) machine: a benchmark, not a check.
+# 6. The built ledring itself: `ledring run` with the LEDs on apa102-gpio, the supply on a power
+#    line, a button and a knob, all from its config file; values checked with `ledring get`.
+ledring="$(dirname "$probe")/ledring"
+if [ ! -x "$ledring" ]; then
+    flunk "no ledring binary next to the probe ($ledring); run \`swift build\` first"
+else
+    pull 26 pull-down
+    for line in 5 17 27 22; do pull $line pull-up; done
+    cat > /run/ledring.json <<JSON
+{"output": {"driver": "apa102-gpio", "gpioData": "GPIO10", "gpioClock": "11", "gpioChip": "$label"},
+ "gpio": {"chip": "$label", "power": {"line": 26},
+          "button": {"line": 5, "longPress": "none"},
+          "encoder": {"a": 17, "b": 27, "push": 22, "ring": "move"}},
+ "fps": 20}
+JSON
+    expect_value 26 0 "ledring run: supply line before the start (its pull)"
+    rm -f /run/ledring.sock /run/ledring.state
+    "$ledring" run --config /run/ledring.json --socket /run/ledring.sock --state /run/ledring.state > /run/daemon.out 2>&1 &
+    dpid=$!
+    get() { "$ledring" get --socket /run/ledring.sock 2>&1; }
+    if wait_for /run/daemon.out "started:" $dpid; then
+        expect_value 26 1 "ledring run: supply switched on while running"
+        "$ledring" set move=0.5 stand=1 --socket /run/ledring.sock > /dev/null
+        until get | grep -q "^stand *100.0 %" || ! kill -0 $dpid 2>/dev/null; do sleep 0.1; done
+        get | grep -q "^move *50.0 %" && pass "ledring set/get through the daemon: move 50 %" || flunk "set: $(get)"
+        press 5 0.2   # reset all, animated
+        tries=0
+        until get | grep -q "^move *0.0 % (target 0.0 %)" || [ $tries -ge 100 ]; do tries=$((tries + 1)); sleep 0.1; done
+        get | grep -q "^stand *0.0 % (target 0.0 %)" && pass "button press reset every ring" || flunk "button: $(get)"
+        detent +1; detent +1
+        tries=0
+        until get | grep -q "^move .*(target 10.0 %)" || [ $tries -ge 100 ]; do tries=$((tries + 1)); sleep 0.1; done
+        get | grep -q "^move .*(target 10.0 %)" && pass "knob: two detents moved move to 10 %" || flunk "knob: $(get)"
+        press 22 0.1   # next ring: exercise
+        detent +1
+        tries=0
+        until get | grep -q "^exercise .*(target 5.0 %)" || [ $tries -ge 100 ]; do tries=$((tries + 1)); sleep 0.1; done
+        get | grep -q "^exercise .*(target 5.0 %)" && pass "knob push selected exercise, a detent moved it" || flunk "select: $(get)"
+        kill -TERM $dpid
+        wait $dpid; status=$?
+        [ $status = 0 ] && pass "ledring run exits 0 on SIGTERM" || flunk "ledring run exit $status"
+        grep -q "stopping on SIGTERM" /run/daemon.out || flunk "no stop log: $(cat /run/daemon.out)"
+        # (The off-after-the-blank-frame order is checked line by line by the probe in step 3: once
+        # the process has exited, the kernel has released the line and only its pull is left.)
+    else
+        flunk "ledring run did not start: $(cat /run/daemon.out)"
+        kill $dpid 2>/dev/null
+    fi
+    sed 's/^/  daemon: /' /run/daemon.out
+fi
+
+# 7. Bit rate of the clocked transport on this (emulated) machine: a benchmark, not a check.
 say "$("$probe" bench --chip "$label" --data 12 --clock 13 --leds 60 --frames 5 2>&1)"
 
 say "$failures failed"
