@@ -20,9 +20,23 @@ let quick = arguments.contains("--quick")
 // --profile: a fixed amount of whole-path work at 112 LEDs and no timing, for
 // `valgrind --tool=callgrind`, which counts instructions repeatably on a noisy machine.
 let profile = arguments.contains("--profile")
-for argument in arguments where !["--json", "--quick", "--profile"].contains(argument) {
-    complain("unknown option \"\(argument)\"; usage: ledring-bench [--json] [--quick] [--profile]")
-    exit(64)
+// --ledring PATH: the binary whose daemon is measured (default: the ledring built next to this
+// benchmark), e.g. a `--static-swift-stdlib` build as deployed on a Pi.
+var ledringPath: String?
+var rest = arguments[...]
+while let argument = rest.popFirst() {
+    switch argument {
+    case "--json", "--quick", "--profile": continue
+    case "--ledring":
+        guard let path = rest.popFirst() else {
+            complain("--ledring needs the path of a ledring binary")
+            exit(64)
+        }
+        ledringPath = path
+    default:
+        complain("unknown option \"\(argument)\"; usage: ledring-bench [--json] [--quick] [--profile] [--ledring PATH]")
+        exit(64)
+    }
 }
 if profile {
     do {
@@ -49,4 +63,17 @@ if json {
 } else {
     print(Measurement.tableHeader)
     for result in results { print(result.tableRow) }
+}
+// The daemon's own cost: idle and animating, from the process's accounting.
+do {
+    let lines = try DaemonCost(seconds: quick ? 1 : 10, binary: ledringPath).measure()
+    if json {
+        for line in lines { print(line) }
+    } else {
+        print("")
+        for line in lines { print(line) }
+    }
+} catch {
+    complain("daemon: \(error)")
+    exit(69)
 }

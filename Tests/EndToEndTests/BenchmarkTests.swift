@@ -6,9 +6,19 @@ import Testing
     @Test func quickJSONRunCoversEveryCaseAndSize() throws {
         let run = try LedringProcess.run(["--quick", "--json"], executable: LedringProcess.built("ledring-bench"))
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try LedringProcess.jsonLines(run.stdout)
+        let all = try LedringProcess.jsonLines(run.stdout)
+        let daemon = all.filter { ($0["case"] as? String)?.hasPrefix("daemon-") == true }
+        let lines = all.filter { ($0["case"] as? String)?.hasPrefix("daemon-") != true }
         let cases = Set(lines.compactMap { $0["case"] as? String })
         #expect(cases == ["render", "encode-ws2812", "encode-apa102", "whole-path"])
+        // The daemon's cost is measured from its own accounting: CPU time, wake-ups, peak memory.
+        let daemonCases = Set(daemon.compactMap { $0["case"] as? String })
+        #expect(daemonCases == ["daemon-idle", "daemon-animating-60fps", "daemon-peak-rss"])
+        for line in daemon where line["case"] as? String != "daemon-peak-rss" {
+            #expect((line["cpu_ms"] as? Double ?? -1) >= 0)
+            #expect((line["wakeups"] as? Int ?? -1) >= 0)
+        }
+        #expect((daemon.first { $0["case"] as? String == "daemon-peak-rss" }?["kb"] as? Int ?? 0) > 0)
         let sizes = Set(lines.compactMap { $0["leds"] as? Int })
         #expect(sizes == [12, 24, 60, 112, 300, 1000])
         for line in lines {
