@@ -133,7 +133,9 @@ else
 fi
 
 # 5. Files.
-if [ -n "$binary" ]; then
+if [ -n "$binary" ] && cmp -s "$binary" "$root/usr/local/bin/ledring"; then
+    say "ok: $root/usr/local/bin/ledring is $binary"
+elif [ -n "$binary" ]; then
     change "install $binary as $root/usr/local/bin/ledring"
     run install -D -m 0755 "$binary" "$root/usr/local/bin/ledring"
 elif [ -x "$root/usr/local/bin/ledring" ]; then

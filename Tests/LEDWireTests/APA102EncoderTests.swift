@@ -1,3 +1,4 @@
+import LEDRingTesting
 import LEDWire
 import RingRender
 import Testing

@@ -1,3 +1,4 @@
+import LEDRingTesting
 import Testing
 @testable import RingRender
 

@@ -4,6 +4,7 @@ import Foundation
 /// stream takes the current snapshot when it sends, so it always sends the newest picture (the
 /// snapshots observers are handed may arrive out of order) and coalesces bursts into one event.
 final class EventHub: @unchecked Sendable {
+    // @unchecked: every stored property is read and written only with `condition` held.
     // @unchecked: `version` and `closed` are read and written only with `condition` locked.
     private let condition = NSCondition()
     private var version: UInt64 = 0
