@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "CSpidev"),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
@@ -87,9 +87,9 @@ let package = Package(
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTesting"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender", "LEDRingTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

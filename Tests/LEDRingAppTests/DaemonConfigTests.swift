@@ -32,6 +32,8 @@ import Testing
         #expect(config.socket == SocketConfig(path: "/run/ledring/ledring.sock", mode: 0o660))
         #expect(config.gpio.power == GPIOConfig.Power(line: 17, activeLow: false))
         #expect(config.gpio.encoder?.ring == "move")
+        #expect(config.http?.port == 8080 && config.http?.address == "127.0.0.1")
+        #expect(config.mqtt?.device == "kitchen" && config.mqtt?.resolvedBaseTopic == "ledring/kitchen")
         let exercise = config.layout.rings[1]
         #expect(exercise.segments[0].startLED == 8 && exercise.segments[0].direction == .counterClockwise)
         #expect(exercise.appearance.cap == .square)
@@ -98,6 +100,22 @@ import Testing
     func badValuesAreNamed(json: String, expected: String) {
         let found = problems(json)
         #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
+    }
+
+    @Test func networkSectionsAreOptionalAndCheckedWithTheRestOfTheFile() throws {
+        let plain = try parse("{}")
+        #expect(plain.http == nil && plain.mqtt == nil)
+        let config = try parse(##"{"http": {"port": 0, "token": "s3cret"}, "mqtt": {"host": "broker", "port": 1884, "qos": 0}}"##)
+        #expect(config.http?.port == 0 && config.http?.token == "s3cret")
+        #expect(config.mqtt?.host == "broker" && config.mqtt?.port == 1884 && config.mqtt?.qos == 0)
+        let found = problems(##"{"fps": 0, "http": {"port": 70000, "bogus": 1}, "mqtt": {"qos": 3, "tls": {}}, "mqttt": {}}"##)
+        #expect(found.contains("fps: must be 1…240, got 0"))
+        #expect(found.contains { $0.hasPrefix("http.port: must be a whole number 0…65535") })
+        #expect(found.contains { $0.hasPrefix("http.bogus: unknown key") })
+        #expect(found.contains { $0.hasPrefix("mqtt.qos: must be a whole number 0…2") })
+        #expect(found.contains { $0.hasPrefix("mqtt.tls.caFile: is required") })
+        #expect(found.contains { $0.hasPrefix("mqttt: unknown key") })
+        #expect(problems(##"{"http": 8080}"##).first?.hasPrefix("http: must be a JSON object") == true)
     }
 
     @Test func booleansAreNotNumbersAndNumbersAreNotBooleans() {

@@ -2,6 +2,7 @@ import Foundation
 @testable import LEDRingNet
 import Synchronization
 import Testing
+import LEDRingTesting
 
 /// The bridge against a real Mosquitto broker on a free loopback port.
 @Suite(.serialized, .enabled(if: MQTTBridge.isAvailable,

@@ -1,6 +1,7 @@
 import Foundation
 import LEDRingNet
 import Testing
+import LEDRingTesting
 
 /// Whether the browser test can run: it needs the HTTP server; without Chromium it is skipped on
 /// a developer's machine but fails in CI (CI=true), which installs Debian's `chromium`.

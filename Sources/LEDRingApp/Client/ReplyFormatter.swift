@@ -2,7 +2,8 @@
 enum ReplyFormatter {
     /// The status fields in the order they are printed.
     static let statusOrder = ["driver", "device", "driverUp", "leds", "fps", "frameInterval", "framesSent", "errors",
-                              "lastError", "estimatedMilliamps", "maxMilliamps", "animating", "clients", "uptime", "config"]
+                              "lastError", "estimatedMilliamps", "maxMilliamps", "animating", "clients", "uptime", "config",
+                              "http", "mqtt"]
 
     /// The readable text of a decoded ok reply.
     static func text(_ reply: [String: JSONValue]) -> String {

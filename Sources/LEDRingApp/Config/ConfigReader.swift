@@ -1,3 +1,4 @@
+import LEDRingNet
 import RingRender
 
 /// Reads values out of a JSON tree while collecting every problem, so a config is checked in one
@@ -102,6 +103,23 @@ struct ConfigReader {
             return nil
         }
         return items
+    }
+
+    /// A section another library checks (`mqtt`, `http`): `value` goes back to JSON bytes for
+    /// `decode`, and each problem it finds is reported under `path`, so they are listed with the
+    /// rest of the file's problems.
+    mutating func section<T>(_ value: JSONValue, at path: String,
+                             decode: ([UInt8]) throws(SettingsError) -> T) -> T? {
+        do {
+            return try decode(Array(value.jsonText.utf8))
+        } catch {
+            for problem in error.problems {
+                let inside = problem.path == path || problem.path.hasPrefix(path + ".")
+                report(inside ? problem.path : ConfigReader.join(path, problem.path), problem.message)
+            }
+            if error.problems.isEmpty { report(path, "cannot be used; check it against docs/network.md") }
+            return nil
+        }
     }
 
     static func describe(_ range: ClosedRange<Double>) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingNet
 import RingRender
 
 /// A checked `ledring run` configuration: the rings, the output and the service settings.
@@ -25,10 +26,14 @@ struct DaemonConfig: Sendable {
     var socket = SocketConfig()
     /// Where target values are kept across restarts; nil uses the default.
     var statePath: String?
+    /// The MQTT bridge; nil (no `mqtt` section) leaves it off.
+    var mqtt: MQTTSettings?
+    /// The HTTP API and live page; nil (no `http` section) leaves them off.
+    var http: HTTPSettings?
 
     /// Keys the top-level object may have.
     static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "gpio",
-                       "socket", "state"]
+                       "socket", "state", "mqtt", "http"]
 
     /// The three activity rings with every other setting at its default.
     static func defaults() throws(ConfigError) -> DaemonConfig {
@@ -127,6 +132,12 @@ struct DaemonConfig: Sendable {
         }
         if let value = members["socket"] { config.socket = SocketConfig.read(value, at: "socket", into: &reader) }
         config.statePath = reader.string(members["state"], at: "state")
+        if let value = members["mqtt"] {
+            config.mqtt = reader.section(value, at: "mqtt") { (bytes) throws(SettingsError) in try MQTTSettings.decode(bytes) }
+        }
+        if let value = members["http"] {
+            config.http = reader.section(value, at: "http") { (bytes) throws(SettingsError) in try HTTPSettings.decode(bytes) }
+        }
         self = config
     }
 }

@@ -45,6 +45,20 @@ enum JSONValue: Equatable, Sendable, Decodable {
         }
     }
 
+    /// The value as JSON text again (whole numbers without `.0`, so integer settings decode).
+    var jsonText: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return JSONText.number(n)
+        case .string(let s): return JSONText.string(s)
+        case .array(let items): return "[" + items.map(\.jsonText).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { JSONText.string($0) + ":" + (members[$0]?.jsonText ?? "null") }
+                .joined(separator: ",") + "}"
+        }
+    }
+
     /// The value as people write it, for messages: strings quoted, long values shortened.
     var shown: String {
         let text: String

@@ -83,7 +83,7 @@ extension Daemon {
     private func perform(_ action: GPIOConfig.ButtonAction, at now: Double) {
         switch action {
         case .reset: apply(.reset(duration: Request.defaultResetDuration, curve: .easeInOut), at: now)
-        case .power: setPicture(on: !pictureOn, at: now)
+        case .power: setLights(!lightsOn, at: now, by: "the button")
         case .none: break
         }
     }
@@ -95,21 +95,5 @@ extension Daemon {
             needsFrame = true
             stateDirty = true
         }
-    }
-
-    /// Switches the LEDs (picture and supply) off or on; the values are kept.
-    func setPicture(on: Bool, at now: Double) {
-        guard on != pictureOn else { return }
-        pictureOn = on
-        if on {
-            power.setPower(true)
-            needsFrame = true
-        } else {
-            let blank = [RGB8](repeating: .black, count: config.layout.ledCount)
-            let zeros = [RingValue](repeating: .progress(0), count: config.layout.rings.count)
-            output.show(blank, values: zeros, states: controller.states, at: now)
-            power.setPower(false)
-        }
-        Log.info(on ? "LEDs on" : "LEDs off (values kept)")
     }
 }

@@ -20,6 +20,7 @@ extension Daemon {
                 if !client.outgoing.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
             }
+            fds.append(pollfd(fd: network.remote.readEnd, events: Int16(POLLIN), revents: 0))
             if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             let inputStart = fds.count
             for fd in inputs?.pollDescriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
@@ -41,6 +42,9 @@ extension Daemon {
                     default: return shutdown(reason: "SIGTERM")
                     }
                 }
+            }
+            if fds.contains(where: { $0.fd == network.remote.readEnd && $0.revents != 0 }) {
+                applyRemoteCommands(at: woke)
             }
             let served = clients
             var keep: [ClientConnection] = []
@@ -95,16 +99,13 @@ extension Daemon {
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
     func renderFrame(at now: Double) {
-        // Switched off by the button: the blank frame was sent then; values keep changing.
-        guard pictureOn else {
-            needsFrame = false
-            return
-        }
         renderer.pipeline.brightness = Float(controller.brightness)
         let values = renderer.values(for: controller.states, at: now)
         let animating = controller.isAnimating(at: now)
         renderer.render(values, animating: animating)
-        output.show(renderer.frame, values: values, states: controller.states, at: now)
+        output.show(lightsOn ? renderer.frame : [RGB8](repeating: .black, count: config.layout.ledCount),
+                    values: values, states: controller.states, at: now)
+        publishSnapshot(at: now)
         if !renderer.power.withinBudget && !overBudgetLogged {
             Log.info("idle current alone (\(Int(renderer.power.idleMilliamps)) mA) exceeds maxMilliamps "
                      + "\(Int(renderer.limiter.maxMilliamps)): the LEDs stay dark; raise maxMilliamps")
@@ -141,6 +142,8 @@ extension Daemon {
     /// One blank frame, power off, socket removed, state saved; exit 0.
     func shutdown(reason: String) -> ExitCode {
         Log.info("stopping on \(reason)")
+        network.remote.close()
+        network.stop()
         let now = Posix.monotonicNow()
         let blank = [RGB8](repeating: .black, count: config.layout.ledCount)
         let zeros = [RingValue](repeating: .progress(0), count: config.layout.rings.count)
@@ -206,9 +209,13 @@ extension Daemon {
         var limited = next
         if let limit = options.maxMilliamps { limited.maxMilliamps = limit }
         renderer = Daemon.makeRenderer(config: limited, driver: outputSettings.driver, brightness: controller.brightness)
+        let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
         config = limited
         needsFrame = true
         stateDirty = true
+        network.remote.updateNames(next.layout.rings.map(\.name))
+        network.reload(http: next.http, mqtt: next.mqtt, ringsChanged: ringsChanged)
+        publishSnapshot(at: now)
         Log.info("reloaded \(path): rings \(next.layout.rings.map(\.name).joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")
     }
 }

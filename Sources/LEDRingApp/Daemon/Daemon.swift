@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDHardware
+import LEDRingNet
 import LEDWire
 import RingRender
 
@@ -32,8 +33,7 @@ final class Daemon {
     var inputs: GPIOInputs?
     /// The ring the knob turns.
     var selectedRing: String
-    /// False while the button has switched the LEDs off (values are kept).
-    var pictureOn = true
+
     let socketPath: String
     let store: StateStore
     let signals: SignalPipe
@@ -58,6 +58,10 @@ final class Daemon {
     /// Frames and errors of outputs replaced by reloads, so `status` counts since start.
     var earlierFrames = 0
     var earlierErrors = 0
+    /// The HTTP API and MQTT bridge, and the remote they drive the daemon through.
+    let network: NetworkFrontEnds
+    /// Whether the network asked for the LEDs on (off shows black and switches the supply off).
+    var lightsOn = true
 
     /// Frames per second: the command line's, else the config's.
     var fps: Double { options.fps ?? config.fps }
@@ -121,10 +125,20 @@ final class Daemon {
             throw error
         }
         do {
+            network = NetworkFrontEnds(remote: try DaemonRemote(
+                names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true)))
             listener = try Daemon.listen(on: socketPath, mode: config.socket.mode)
         } catch {
             output.close()
             throw error.commandError
+        }
+        do {
+            try network.start(http: config.http, mqtt: config.mqtt)
+        } catch {
+            close(listener)
+            unlink(socketPath)
+            output.close()
+            throw error
         }
         power.setPower(true)
         let rings = config.layout.rings.map { "\($0.name) \($0.ledCount)" }.joined(separator: ", ")
@@ -132,6 +146,7 @@ final class Daemon {
                  + (output.device.map { " \($0)" } ?? "") + ", socket \(socketPath), state \(store.path)"
                  + (options.configPath.map { ", config \($0)" } ?? ""))
         if options.readStdin { stdinLines = LineBuffer() }
+        publishSnapshot(at: now)
     }
 
     /// The output for `settings`: the simulated printer or a driver (opened now; a device that is
@@ -175,6 +190,7 @@ final class Daemon {
                      lastError: output.lastError, estimatedMilliamps: renderer.milliamps,
                      maxMilliamps: Int(renderer.limiter.maxMilliamps), limitScale: Double(renderer.scale),
                      dithering: ditherRefreshing, animating: controller.isAnimating(at: now),
-                     clients: clients.count, uptime: now - started, config: options.configPath)
+                     clients: clients.count, uptime: now - started, config: options.configPath,
+                     http: network.httpAddress, mqttConnected: network.mqttConnected)
     }
 }

@@ -34,11 +34,15 @@ struct StatusReport: Equatable, Sendable {
     var uptime: Double
     /// The config file, when there is one.
     var config: String?
+    /// Where the HTTP API listens (`127.0.0.1:8080`), when it runs.
+    var http: String? = nil
+    /// Whether the MQTT bridge is connected to its broker, when it runs.
+    var mqttConnected: Bool? = nil
 
     /// The status as one JSON line.
     var jsonLine: String {
         func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
-        return JSONText.object([
+        var members: [(String, String)] = [
             ("ok", "true"), ("driver", JSONText.string(driver)), ("device", optional(device)),
             ("driverUp", driverUp ? "true" : "false"), ("leds", String(leds)), ("fps", JSONText.number(fps)),
             ("frameInterval", JSONText.number(frameInterval)), ("framesSent", String(framesSent)),
@@ -49,6 +53,10 @@ struct StatusReport: Equatable, Sendable {
             ("ditherRefresh", dithering ? "true" : "false"),
             ("animating", animating ? "true" : "false"), ("clients", String(clients)),
             ("uptime", JSONText.number((uptime * 10).rounded() / 10)), ("config", optional(config)),
-        ])
+        ]
+        // Only when configured, so a daemon without them reports exactly what it did before.
+        if let http { members.append(("http", JSONText.string(http))) }
+        if let mqttConnected { members.append(("mqtt", mqttConnected ? "true" : "false")) }
+        return JSONText.object(members)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// at most that many polls, should a slow condition stretch each one); true once it holds. A
 /// bounded wait, not a timing assertion: the limit is generous and only fails a test that would
 /// otherwise hang.
-func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) rethrows -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
     for _ in 0..<Int(seconds / 0.05) {
@@ -16,13 +16,13 @@ func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) ret
 }
 
 /// A monotonic deadline for loops that read from sockets and pipes.
-struct Deadline {
+public struct Deadline {
     private let clock = ContinuousClock()
     private let end: ContinuousClock.Instant
 
     /// `seconds` from now.
-    init(seconds: Double) { end = clock.now.advanced(by: .milliseconds(Int(seconds * 1000))) }
+    public init(seconds: Double) { end = clock.now.advanced(by: .milliseconds(Int(seconds * 1000))) }
 
     /// Whether it has passed.
-    var passed: Bool { clock.now >= end }
+    public var passed: Bool { clock.now >= end }
 }

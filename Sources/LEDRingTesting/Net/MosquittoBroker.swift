@@ -5,22 +5,22 @@ import Glibc
 
 /// A real Mosquitto broker on a free loopback port, started and killed by the test (Debian's
 /// `mosquitto`), plus `mosquitto_pub`/`mosquitto_sub` (Debian's `mosquitto-clients`) to talk to it.
-final class MosquittoBroker {
-    let port: Int
+public final class MosquittoBroker {
+    public let port: Int
     private let directory: URL
     private var process: Process?
     /// Background subscribers, ended with the broker.
     private var subscribers: [Process] = []
 
     /// Where a program is, or an error naming the package to install.
-    static func program(_ name: String, package: String) throws -> String {
+    public static func program(_ name: String, package: String) throws -> String {
         let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/bin"]
         for dir in dirs where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") { return "\(dir)/\(name)" }
         throw LoopbackError(description: "\(name) not found: `sudo apt install \(package)` (the MQTT tests run a real broker)")
     }
 
     /// A port nobody listens on right now (the kernel's pick for port 0).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -36,7 +36,7 @@ final class MosquittoBroker {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    init() throws {
+    public init() throws {
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledring-mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -54,7 +54,7 @@ final class MosquittoBroker {
     }
 
     /// Starts the broker and waits (bounded) until it accepts connections.
-    func start() throws {
+    public func start() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto", package: "mosquitto"))
         p.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
@@ -74,7 +74,7 @@ final class MosquittoBroker {
     }
 
     /// Kills the broker hard (SIGKILL, as a crash or power cut would) and waits for it to exit.
-    func kill() {
+    public func kill() {
         guard let p = process else { return }
         if p.isRunning {
             Glibc.kill(p.processIdentifier, SIGKILL)
@@ -84,13 +84,13 @@ final class MosquittoBroker {
     }
 
     /// Publishes one message with `mosquitto_pub`.
-    func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+    public func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
         let (status, _) = try run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", payload, "-q", "1"] + (retain ? ["-r"] : []))
         guard status == 0 else { throw LoopbackError(description: "mosquitto_pub to \(topic) failed with \(status)") }
     }
 
     /// The retained (or next) messages on `filter`, `count` of them, within 10 s: "topic payload" lines.
-    func messages(_ filter: String, count: Int = 1) throws -> [(topic: String, payload: String)] {
+    public func messages(_ filter: String, count: Int = 1) throws -> [(topic: String, payload: String)] {
         let (_, output) = try run("mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-v", "-C", "\(count)", "-W", "10"])
         return output.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
@@ -100,7 +100,7 @@ final class MosquittoBroker {
 
     /// Starts `mosquitto_sub` in the background (it stops by itself after `count` messages or
     /// 15 s); the returned function reads its next line, waiting at most 10 s.
-    func subscriber(_ filter: String, count: Int) throws -> () throws -> String {
+    public func subscriber(_ filter: String, count: Int) throws -> () throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto_sub", package: "mosquitto-clients"))
         p.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-C", "\(count)", "-W", "15"]
@@ -126,7 +126,7 @@ final class MosquittoBroker {
     }
 
     /// The retained payload on one topic.
-    func retained(_ topic: String) throws -> String? {
+    public func retained(_ topic: String) throws -> String? {
         try messages(topic).first?.payload
     }
 

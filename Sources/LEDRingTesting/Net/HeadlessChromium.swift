@@ -6,7 +6,7 @@ import Glibc
 /// Debian's `chromium`, headless, driven over the DevTools protocol on a pipe
 /// (`--remote-debugging-pipe`: commands in on fd 3, replies out on fd 4, NUL-separated JSON), so
 /// the test needs no WebSocket client and no port of its own.
-final class HeadlessChromium {
+public final class HeadlessChromium {
     private let pid: pid_t
     private let toBrowser: Int32
     private let fromBrowser: Int32
@@ -16,14 +16,14 @@ final class HeadlessChromium {
     private var session: String?
 
     /// The browser, or nil when none is installed.
-    static var path: String? {
+    public static var path: String? {
         ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 
     /// Starts the browser (root in a container needs --no-sandbox; no GPU on a server).
-    init() throws {
+    public init() throws {
         guard let path = Self.path else { throw LoopbackError(description: "chromium not found: `sudo apt install chromium`") }
         // A browser that dies mid-test must fail the write, not kill the test process.
         signal(SIGPIPE, SIG_IGN)
@@ -77,7 +77,7 @@ final class HeadlessChromium {
 
     /// Sends one command and waits (bounded) for its reply's `result`.
     @discardableResult
-    func send(_ method: String, _ params: [String: Any], inSession: Bool = true) throws -> [String: Any] {
+    public func send(_ method: String, _ params: [String: Any], inSession: Bool = true) throws -> [String: Any] {
         nextID += 1
         var message: [String: Any] = ["id": nextID, "method": method, "params": params]
         if inSession, let session { message["sessionId"] = session }
@@ -112,7 +112,7 @@ final class HeadlessChromium {
     }
 
     /// Opens `url` in a new tab and attaches to it.
-    func open(_ url: String) throws {
+    public func open(_ url: String) throws {
         let target = try send("Target.createTarget", ["url": url], inSession: false)
         guard let id = target["targetId"] as? String else { throw LoopbackError(description: "no targetId in \(target)") }
         let attached = try send("Target.attachToTarget", ["targetId": id, "flatten": true], inSession: false)
@@ -122,7 +122,7 @@ final class HeadlessChromium {
 
     /// Evaluates `expression` in the page (awaiting a promise) and returns its JSON value.
     @discardableResult
-    func evaluate(_ expression: String) throws -> Any? {
+    public func evaluate(_ expression: String) throws -> Any? {
         let result = try send("Runtime.evaluate", ["expression": expression, "awaitPromise": true, "returnByValue": true])
         if let exception = result["exceptionDetails"] as? [String: Any] {
             throw LoopbackError(description: "page script failed: \(exception["text"] ?? "")  \(exception["exception"] ?? "")")

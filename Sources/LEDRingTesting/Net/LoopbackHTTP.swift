@@ -5,11 +5,11 @@ import Glibc
 
 /// A tiny HTTP/1.1 client over raw loopback sockets, so tests control every byte (oversized
 /// bodies, odd paths, headers only) and depend on nothing beyond Glibc.
-enum LoopbackHTTP {
+public enum LoopbackHTTP {
     /// Every wait on the socket is bounded by this.
-    static let timeoutMilliseconds: Int32 = 10_000
+    public static let timeoutMilliseconds: Int32 = 10_000
 
-    static func connect(port: Int, host: String = "127.0.0.1") throws -> Int32 {
+    public static func connect(port: Int, host: String = "127.0.0.1") throws -> Int32 {
         let v6 = host.contains(":")
         let fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackError(description: "socket: errno \(errno)") }
@@ -38,7 +38,7 @@ enum LoopbackHTTP {
         return fd
     }
 
-    static func write(_ fd: Int32, _ bytes: [UInt8]) throws {
+    public static func write(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -48,7 +48,7 @@ enum LoopbackHTTP {
     }
 
     /// Reads what is available within the timeout; empty at end of stream.
-    static func readSome(_ fd: Int32, timeout: Int32 = timeoutMilliseconds) throws -> [UInt8] {
+    public static func readSome(_ fd: Int32, timeout: Int32 = timeoutMilliseconds) throws -> [UInt8] {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, timeout) == 1 else { throw LoopbackError(description: "no data within \(timeout) ms") }
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -58,7 +58,7 @@ enum LoopbackHTTP {
     }
 
     /// Sends one request with `Connection: close` and reads the whole reply.
-    static func request(port: Int, _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
+    public static func request(port: Int, _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
                         host: String = "127.0.0.1", rawBody: [UInt8]? = nil) throws -> HTTPReply {
         let fd = try connect(port: port, host: host)
         defer { close(fd) }
@@ -78,7 +78,7 @@ enum LoopbackHTTP {
         return try parse(received)
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> HTTPReply {
+    public static func parse(_ bytes: [UInt8]) throws -> HTTPReply {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { throw LoopbackError(description: "no header end in \(text.prefix(200))") }
         let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")

@@ -1,4 +1,0 @@
-/// Why the loopback client failed.
-struct LoopbackError: Error, CustomStringConvertible {
-    var description: String
-}
