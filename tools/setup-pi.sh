@@ -157,6 +157,17 @@ else
     run install -D -m 0644 "$here/tools/ledring.service" "$unit"
     system systemctl daemon-reload
 fi
+# HTTP or MQTT in the config: the unit's network lock-down is lifted by a drop-in.
+dropin="$root/etc/systemd/system/ledring.service.d/network.conf"
+if grep -Eq '"(http|mqtt)"[[:space:]]*:' "$root/etc/ledring/config.json" 2>/dev/null; then
+    if [ -f "$dropin" ] && cmp -s "$here/tools/ledring.service.d/network.conf" "$dropin"; then
+        say "ok: $dropin is up to date"
+    else
+        change "install $dropin (the config has an http or mqtt section, which needs the network)"
+        run install -D -m 0644 "$here/tools/ledring.service.d/network.conf" "$dropin"
+        system systemctl daemon-reload
+    fi
+fi
 system systemctl enable ledring.service
 
 if [ "$reboot_needed" -eq 1 ]; then

@@ -8,7 +8,7 @@ enum Usage {
       ledring --driver KIND [options]  light real LEDs (or --dump-wire FILE)
       ledring boards                   list the boards ledring knows, with their SPI pins
       ledring doctor [--root DIR]      check SPI, permissions, bufsiz, clocks; one line per check
-      ledring run [--config FILE]      the service: rings fed through a control socket (docs/daemon.md)
+      ledring run [--config FILE]      the service: rings fed through a control socket (see README)
       ledring check-config FILE        list every problem in a config file (exit 78 if any)
 
     SERVICE

@@ -117,7 +117,7 @@ struct ConfigReader {
                 let inside = problem.path == path || problem.path.hasPrefix(path + ".")
                 report(inside ? problem.path : ConfigReader.join(path, problem.path), problem.message)
             }
-            if error.problems.isEmpty { report(path, "cannot be used; check it against docs/network.md") }
+            if error.problems.isEmpty { report(path, "cannot be used; check it against the README (MQTT and HTTP sections)") }
             return nil
         }
     }

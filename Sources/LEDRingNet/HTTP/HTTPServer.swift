@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The JSON API and the live page over HTTP (libmicrohttpd): `GET /`, `GET /api/state`,
-/// `POST /api/rings/<ring>`, `POST /api/reset`, `GET /api/events`, … (see docs/network.md).
+/// `POST /api/rings/<ring>`, `POST /api/reset`, `GET /api/events`, … (see the README, "Many rings, many machines").
 ///
 /// Listens on 127.0.0.1 unless configured otherwise. Built without libmicrohttpd, `start()`
 /// throws `.unavailable` naming the package to install.
