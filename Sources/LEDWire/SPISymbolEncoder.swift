@@ -181,9 +181,10 @@ public struct SPISymbolEncoder: WireEncoder {
             throw wrongLength(out.count, ledCount: pixels.count)
         }
         var offset = 0
-        for _ in 0..<leadingZeroBytes {
-            out[offset] = 0
-            offset += 1
+        // Leading zeros and the latch are a few hundred bytes a frame: one memset each.
+        if leadingZeroBytes > 0, let start = out.baseAddress {
+            start.initializeMemory(as: UInt8.self, repeating: 0, count: leadingZeroBytes)
+            offset = leadingZeroBytes
         }
         let white = colorOrder.hasWhite
         let extraction = whiteExtraction
@@ -226,8 +227,8 @@ public struct SPISymbolEncoder: WireEncoder {
                 }
             }
         }
-        for index in offset..<out.count {
-            out[index] = 0
+        if offset < out.count, let start = out.baseAddress {
+            (start + offset).initializeMemory(as: UInt8.self, repeating: 0, count: out.count - offset)
         }
     }
 }

@@ -10,8 +10,9 @@ public struct TemporalDither: Sendable {
     public private(set) var error: [LinearRGB]
     private var pending: [LinearRGB]
     private var pendingResidual: Float = 0
-    /// The largest distance, in 8-bit steps, of any channel's exact level from a whole level in the
-    /// last committed frame, if that frame was dithered (0 when it was not).
+    /// How far, in 8-bit steps, the last committed frame's channels sit from a whole level, if it
+    /// was dithered (0 when it was not): exact while below `refreshThreshold`, and a lower bound
+    /// once above it, where measuring stops (only the comparison matters).
     public private(set) var residual: Float = 0
 
     /// How far from a whole 8-bit level a channel must be for dithering it to be worth refreshing
@@ -67,10 +68,13 @@ public struct TemporalDither: Sendable {
                     }
                     output[i] = RGB8(r: r.level, g: g.level, b: b.level)
                     next[i] = LinearRGB(r: r.error, g: g.error, b: b.error)
-                    // Two-argument max only: the variadic overload builds an array per call.
-                    let farthest = Swift.max(TemporalDither.fraction(x.r),
-                                             Swift.max(TemporalDither.fraction(x.g), TemporalDither.fraction(x.b)))
-                    worst = Swift.max(worst, farthest)
+                    // Only whether some LED is far enough from a whole level matters, so stop
+                    // measuring once one is.
+                    if worst <= TemporalDither.refreshThreshold {
+                        let farthest = Swift.max(TemporalDither.fraction(x.r),
+                                                 Swift.max(TemporalDither.fraction(x.g), TemporalDither.fraction(x.b)))
+                        worst = Swift.max(worst, farthest)
+                    }
                 }
             }
         }
@@ -83,14 +87,12 @@ public struct TemporalDither: Sendable {
         residual = pendingResidual
     }
 
-    /// 1.5 × 2²³: adding it to a float of magnitude below 2²² leaves the float's mantissa holding
-    /// the value rounded to the nearest integer (ties to even), in its low bits.
-    @usableFromInline static let magic: Float = 12_582_912
-
-    /// `x + magic`: `(nearest(x) - magic)` is x rounded, and the low byte of its bit pattern is
-    /// the rounded value for x in −0.5…255.
+    /// `x + 1.5·2²³`: adding it to a float of magnitude below 2²² leaves the float's mantissa
+    /// holding x rounded to the nearest integer (ties to even) in its low bits, so
+    /// `nearest(x) − 1.5·2²³` is x rounded and the low byte of its bit pattern is the rounded
+    /// value for x in −0.5…255. (A literal, not a `static let`: reading a global costs a call.)
     @inline(__always)
-    static func nearest(_ x: Float) -> Float { x + magic }
+    static func nearest(_ x: Float) -> Float { x + 12_582_912 }
 
     /// One dithered channel: the level nearest to exact + carried error, and the error left over.
     @inline(__always)
@@ -103,7 +105,7 @@ public struct TemporalDither: Sendable {
         // checked float-to-integer conversion, the two costliest steps of the frame.
         let bounded = Swift.min(wanted, 255)
         let level = TemporalDither.nearest(bounded)
-        return (UInt8(truncatingIfNeeded: level.bitPattern), Swift.min(Swift.max(bounded - (level - TemporalDither.magic), -0.5), 0.5))
+        return (UInt8(truncatingIfNeeded: level.bitPattern), Swift.min(Swift.max(bounded - (level - 12_582_912), -0.5), 0.5))
     }
 
     /// The brightest channel of a lit LED that would round to black: held at level 1.
@@ -116,6 +118,6 @@ public struct TemporalDither: Sendable {
     @inline(__always)
     static func fraction(_ x: Float) -> Float {
         let exact = clamp01(x) * 255
-        return Swift.abs(exact - (TemporalDither.nearest(exact) - TemporalDither.magic))
+        return Swift.abs(exact - (TemporalDither.nearest(exact) - 12_582_912))
     }
 }
