@@ -79,8 +79,36 @@ struct DaemonCost {
             "{\"case\":\"\(name)\",\"leds\":112,\"seconds\":\(seconds),\"cpu_ms\":"
                 + "\(Double(sample.cpuNanoseconds / 1000) / 1000),\"wakeups\":\(sample.wakeups)}"
         }
+        daemon.terminate()
+        daemon.waitUntilExit()
+        let threeRingsKB = try threeRingPeak(ledring, directory: directory)
         return [line("daemon-idle", idle), line("daemon-animating-60fps", busy),
-                "{\"case\":\"daemon-peak-rss\",\"leds\":112,\"kb\":\(peakKB)}"]
+                "{\"case\":\"daemon-peak-rss\",\"leds\":112,\"kb\":\(peakKB)}",
+                "{\"case\":\"daemon-peak-rss-three-rings\",\"leds\":52,\"kb\":\(threeRingsKB)}"]
+    }
+
+    /// Peak memory of `ledring run` with its default three rings, after the demo's fill animation.
+    private func threeRingPeak(_ ledring: URL, directory: URL) throws -> Int {
+        let socket = directory.appendingPathComponent("three.sock").path
+        let daemon = Process()
+        daemon.executableURL = ledring
+        daemon.arguments = ["run", "--driver", "ws2812-spi", "--dump-wire", "/dev/null", "--socket", socket,
+                            "--state", directory.appendingPathComponent("three.json").path]
+        daemon.standardError = FileHandle.nullDevice
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            if daemon.isRunning { daemon.terminate() }
+            daemon.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline && daemon.isRunning {
+            usleep(20_000)
+        }
+        guard FileManager.default.fileExists(atPath: socket) else { throw Failure.didNotStart("three rings") }
+        try client(ledring, ["set", "move=1.3", "exercise=0.75", "stand=0.45", "--duration", "1", "--socket", socket])
+        Thread.sleep(forTimeInterval: 1.5)
+        return try peakResidentKB(of: daemon.processIdentifier)
     }
 
     private func client(_ ledring: URL, _ arguments: [String]) throws {
