@@ -46,25 +46,11 @@ struct DaemonCost {
          "fps": 60, "maxMilliamps": 100000}
         """.write(to: config, atomically: true, encoding: .utf8)
 
-        let daemon = Process()
-        daemon.executableURL = ledring
-        daemon.arguments = ["run", "--config", config.path, "--socket", socket,
-                            "--state", directory.appendingPathComponent("state.json").path]
-        let log = Pipe()
-        daemon.standardError = log
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try start(ledring, ["--config", config.path], socket: socket,
+                               state: directory.appendingPathComponent("state.json").path)
         defer {
             if daemon.isRunning { daemon.terminate() }
             daemon.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline && daemon.isRunning {
-            usleep(20_000)
-        }
-        guard FileManager.default.fileExists(atPath: socket) else {
-            daemon.terminate()
-            throw Failure.didNotStart(String(decoding: log.fileHandleForReading.availableData, as: UTF8.self))
         }
         let pid = daemon.processIdentifier
         // Let the start-up frame go out, then measure a still picture.
@@ -90,25 +76,36 @@ struct DaemonCost {
     /// Peak memory of `ledring run` with its default three rings, after the demo's fill animation.
     private func threeRingPeak(_ ledring: URL, directory: URL) throws -> Int {
         let socket = directory.appendingPathComponent("three.sock").path
-        let daemon = Process()
-        daemon.executableURL = ledring
-        daemon.arguments = ["run", "--driver", "ws2812-spi", "--dump-wire", "/dev/null", "--socket", socket,
-                            "--state", directory.appendingPathComponent("three.json").path]
-        daemon.standardError = FileHandle.nullDevice
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try start(ledring, ["--driver", "ws2812-spi", "--dump-wire", "/dev/null"], socket: socket,
+                               state: directory.appendingPathComponent("three.json").path)
         defer {
             if daemon.isRunning { daemon.terminate() }
             daemon.waitUntilExit()
         }
+        try client(ledring, ["set", "move=1.3", "exercise=0.75", "stand=0.45", "--duration", "1", "--socket", socket])
+        Thread.sleep(forTimeInterval: 1.5)
+        return try peakResidentKB(of: daemon.processIdentifier)
+    }
+
+    /// Starts `ledring run` with `arguments` and waits (at most 20 s) for its socket.
+    private func start(_ ledring: URL, _ arguments: [String], socket: String, state: String) throws -> Process {
+        let daemon = Process()
+        daemon.executableURL = ledring
+        daemon.arguments = ["run"] + arguments + ["--socket", socket, "--state", state]
+        let log = Pipe()
+        daemon.standardError = log
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline && daemon.isRunning {
             usleep(20_000)
         }
-        guard FileManager.default.fileExists(atPath: socket) else { throw Failure.didNotStart("three rings") }
-        try client(ledring, ["set", "move=1.3", "exercise=0.75", "stand=0.45", "--duration", "1", "--socket", socket])
-        Thread.sleep(forTimeInterval: 1.5)
-        return try peakResidentKB(of: daemon.processIdentifier)
+        guard FileManager.default.fileExists(atPath: socket) else {
+            if daemon.isRunning { daemon.terminate() }
+            daemon.waitUntilExit()
+            throw Failure.didNotStart(String(decoding: log.fileHandleForReading.availableData, as: UTF8.self))
+        }
+        return daemon
     }
 
     private func client(_ ledring: URL, _ arguments: [String]) throws {
