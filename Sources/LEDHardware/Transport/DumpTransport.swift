@@ -49,12 +49,6 @@ public final class DumpTransport: Transport {
 
     /// Closes the file; later sends throw `.closed`.
     public func close() throws(HardwareError) {
-        guard let descriptor = fd else { return }
-        fd = nil
-        do {
-            try system.close(descriptor)
-        } catch {
-            throw HardwareError.dumpFile(error, path: path, operation: "closing")
-        }
+        try closeOnce(&fd, system: system) { .dumpFile($0, path: path, operation: "closing") }
     }
 }

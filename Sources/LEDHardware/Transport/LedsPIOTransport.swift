@@ -57,12 +57,6 @@ public final class LedsPIOTransport: Transport {
 
     /// Closes the device; later sends throw `.closed`.
     public func close() throws(HardwareError) {
-        guard let descriptor = fd else { return }
-        fd = nil
-        do {
-            try system.close(descriptor)
-        } catch {
-            throw HardwareError.ledsPIO(error, device: device, operation: "closing")
-        }
+        try closeOnce(&fd, system: system) { .ledsPIO($0, device: device, operation: "closing") }
     }
 }

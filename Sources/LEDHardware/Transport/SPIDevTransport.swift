@@ -149,12 +149,6 @@ public final class SPIDevTransport: Transport {
 
     /// Closes the device; later sends throw `.closed`.
     public func close() throws(HardwareError) {
-        guard let descriptor = fd else { return }
-        fd = nil
-        do {
-            try system.close(descriptor)
-        } catch {
-            throw HardwareError.spidev(error, device: device, operation: "closing")
-        }
+        try closeOnce(&fd, system: system) { .spidev($0, device: device, operation: "closing") }
     }
 }

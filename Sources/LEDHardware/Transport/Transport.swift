@@ -33,3 +33,16 @@ extension Transport {
 func closedTransportError(_ name: String) -> HardwareError {
     HardwareError(kind: .closed, message: "\(name) was used after close()", fix: "open a new transport")
 }
+
+/// Closes a transport's descriptor once: `fd` is cleared first, so a second `close()` and the
+/// `deinit` that follows do nothing, and a failure is turned into the transport's own error.
+func closeOnce(_ fd: inout Int32?, system: RetryingSystemCalls,
+               mapping: (Errno) -> HardwareError) throws(HardwareError) {
+    guard let descriptor = fd else { return }
+    fd = nil
+    do {
+        try system.close(descriptor)
+    } catch {
+        throw mapping(error)
+    }
+}
