@@ -15,7 +15,8 @@ struct MQTTBridgeTests {
         func contains(_ text: String) -> Bool { lines.withLock { $0.contains { $0.contains(text) } } }
     }
 
-    static func bridge(_ broker: MosquittoBroker, device: String = "test", log: Log = Log()) throws -> (MQTTBridge, InMemoryRingControl) {
+    /// Settings for `broker` that retry quickly.
+    static func settings(_ broker: MosquittoBroker, device: String = "test") -> MQTTSettings {
         var settings = MQTTSettings()
         settings.host = "127.0.0.1"
         settings.port = broker.port
@@ -23,6 +24,11 @@ struct MQTTBridgeTests {
         settings.reconnectMin = 1
         settings.reconnectMax = 2
         settings.keepalive = 5
+        return settings
+    }
+
+    static func bridge(_ broker: MosquittoBroker, device: String = "test", log: Log = Log()) throws -> (MQTTBridge, InMemoryRingControl) {
+        let settings = settings(broker, device: device)
         let control = try InMemoryRingControl()
         let bridge = MQTTBridge(settings: settings, control: control, log: log.add)
         try bridge.start()

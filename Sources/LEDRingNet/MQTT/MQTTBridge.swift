@@ -39,6 +39,9 @@ public final class MQTTBridge: Sendable {
     /// The payload last published on each state topic (so unchanged state is not sent again);
     /// cleared on connect so everything is republished.
     private let published = Mutex<[String: String]>([:])
+    /// libmosquitto's error messages since the connection thread last took them: the reasons
+    /// (OpenSSL's "certificate verify failed", an unloadable key) that its return codes lack.
+    private let libraryErrors = Mutex<[String]>([])
     #if LEDRING_MQTT
     private let client = Mutex<MosquittoClient?>(nil)
     #endif
@@ -142,6 +145,21 @@ public final class MQTTBridge: Sendable {
             return s.connects
         }
         log(count == 1 ? "connected to \(settings.host):\(settings.port)" : "reconnected to \(settings.host):\(settings.port)")
+    }
+
+    /// libmosquitto reported an error (kept, a few at most, until the next failure is logged).
+    func libraryError(_ message: String) {
+        libraryErrors.withLock { errors in
+            if errors.count < 8 && !errors.contains(message) { errors.append(message) }
+        }
+    }
+
+    /// The errors libmosquitto reported since the last call.
+    func takeLibraryErrors() -> [String] {
+        libraryErrors.withLock { errors in
+            defer { errors.removeAll() }
+            return errors
+        }
     }
 
     /// The connection is gone (the thread reconnects).

@@ -91,6 +91,12 @@ final class MosquittoClient: Sendable {
             let bridge = Unmanaged<MQTTBridge>.fromOpaque(context).takeUnretainedValue()
             bridge.disconnected(reason: String(cString: mosquitto_strerror(rc)))
         }
+        // The return codes say only "A TLS error occurred"; why (a certificate that does not
+        // verify, a key that does not load) reaches only the log callback.
+        mosquitto_log_callback_set(mosq) { _, context, level, text in
+            guard let context, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+            Unmanaged<MQTTBridge>.fromOpaque(context).takeUnretainedValue().libraryError(String(cString: text))
+        }
         mosquitto_message_callback_set(mosq) { _, context, message in
             guard let context, let message, let topic = message.pointee.topic else { return }
             let bridge = Unmanaged<MQTTBridge>.fromOpaque(context).takeUnretainedValue()
@@ -156,6 +162,8 @@ final class MosquittoClient: Sendable {
         var connects = bridge.connectionCount
         while !stopRequested {
             if needConnect {
+                // What libmosquitto said about earlier attempts is not about this one.
+                _ = bridge.takeLibraryErrors()
                 let rc = firstAttempt
                     ? mosquitto_connect_async(mosq, settings.host, Int32(settings.port), Int32(settings.keepalive))
                     : mosquitto_reconnect_async(mosq)
@@ -173,9 +181,10 @@ final class MosquittoClient: Sendable {
                 loop.withLock { $0.delay = Double(settings.reconnectMin) }
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue {
-                bridge.disconnected(reason: reason(rc))
+                let why = reason(rc)
+                bridge.disconnected(reason: why)
                 needConnect = true
-                backOff(after: "connection to \(settings.host):\(settings.port) failed: \(reason(rc))")
+                backOff(after: "connection to \(settings.host):\(settings.port) failed: \(why)")
             }
         }
         if let goodbye = loop.withLock({ $0.goodbye }), !needConnect {
@@ -187,8 +196,18 @@ final class MosquittoClient: Sendable {
         finished.signal()
     }
 
+    /// Why a call failed: libmosquitto's (or the system's) message, then what libmosquitto logged
+    /// (OpenSSL's reason for a TLS failure), then for TLS errors which settings to check.
     private func reason(_ rc: Int32) -> String {
-        rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+        var text = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+        let details = bridge.takeLibraryErrors()
+        if !details.isEmpty { text += " (" + details.joined(separator: "; ") + ")" }
+        if rc == MOSQ_ERR_TLS.rawValue, let tls = settings.tls {
+            text += details.contains { $0.contains("verify failed") }
+                ? "; check that mqtt.tls.caFile (\(tls.caFile)) is the CA that signed the broker's certificate and that the certificate names \(settings.host)"
+                : "; check mqtt.tls.caFile, certFile and keyFile"
+        }
+        return text
     }
 
     /// Logs, sleeps the current delay in short steps (so `stop` is prompt), doubles the delay.

@@ -5,8 +5,31 @@ import Glibc
 
 /// A real Mosquitto broker on a free loopback port, started and killed by the test (Debian's
 /// `mosquitto`), plus `mosquitto_pub`/`mosquitto_sub` (Debian's `mosquitto-clients`) to talk to it.
+/// With `tls`, the listener speaks only TLS and the helper's own clients use the same CA (and
+/// client certificate).
 public final class MosquittoBroker {
+    /// A TLS listener's files (PEM) and whether it insists on a client certificate.
+    public struct TLS: Sendable {
+        /// The CA the broker trusts for client certificates, and its clients trust for the broker's.
+        public var caFile: String
+        /// The broker's certificate and key.
+        public var server: ThrowawayCA.Pair
+        /// `require_certificate true`: a client without a certificate signed by `caFile` is refused.
+        public var requireCertificate: Bool
+        /// The certificate the helper's `mosquitto_pub`/`mosquitto_sub` present.
+        public var client: ThrowawayCA.Pair?
+
+        public init(caFile: String, server: ThrowawayCA.Pair, requireCertificate: Bool = false, client: ThrowawayCA.Pair? = nil) {
+            self.caFile = caFile
+            self.server = server
+            self.requireCertificate = requireCertificate
+            self.client = client
+        }
+    }
+
     public let port: Int
+    /// The TLS listener's settings, nil for plain MQTT.
+    public let tls: TLS?
     private let directory: URL
     private var process: Process?
     /// Background subscribers, ended with the broker.
@@ -36,15 +59,39 @@ public final class MosquittoBroker {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    public init() throws {
+    public init(tls: TLS? = nil) throws {
         port = try Self.freePort()
+        self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledring-mqtt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // No persistence: a restarted broker has forgotten every retained message, so the test
         // sees that the bridge republishes them.
-        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            .write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        var config = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+        if let tls {
+            // Started as root, mosquitto switches to the `mosquitto` user before reading the key
+            // files, which only their owner may read: stay the user who made them.
+            config += "user \(Self.userName())\n"
+            config += "cafile \(tls.caFile)\ncertfile \(tls.server.certificate)\nkeyfile \(tls.server.key)\n"
+            if tls.requireCertificate { config += "require_certificate true\n" }
+        }
+        try config.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()
+    }
+
+    /// The name of the user running the tests.
+    private static func userName() -> String {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return "root" }
+        return String(cString: name)
+    }
+
+    /// How `mosquitto_pub`/`mosquitto_sub` reach this broker: address, port and any TLS files.
+    public var clientArguments: [String] {
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)"]
+        if let tls {
+            arguments += ["--cafile", tls.caFile]
+            if let client = tls.client { arguments += ["--cert", client.certificate, "--key", client.key] }
+        }
+        return arguments
     }
 
     deinit {
@@ -58,8 +105,13 @@ public final class MosquittoBroker {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto", package: "mosquitto"))
         p.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
+        // Its complaints (a bad config line, an unreadable key) go to a file quoted if it exits.
+        let logPath = directory.appendingPathComponent("mosquitto.log").path
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)
+        defer { try? log?.close() }
         p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        p.standardError = log ?? FileHandle.nullDevice
         try p.run()
         process = p
         for _ in 0..<200 {
@@ -67,7 +119,10 @@ public final class MosquittoBroker {
                 close(fd)
                 return
             }
-            guard p.isRunning else { throw LoopbackError(description: "mosquitto exited with status \(p.terminationStatus) on port \(port)") }
+            guard p.isRunning else {
+                let said = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw LoopbackError(description: "mosquitto exited with status \(p.terminationStatus) on port \(port): \(said)")
+            }
             usleep(50_000)
         }
         throw LoopbackError(description: "mosquitto did not listen on port \(port) within 10 s")
@@ -85,13 +140,13 @@ public final class MosquittoBroker {
 
     /// Publishes one message with `mosquitto_pub`.
     public func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
-        let (status, _) = try run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-m", payload, "-q", "1"] + (retain ? ["-r"] : []))
+        let (status, _) = try run("mosquitto_pub", clientArguments + ["-t", topic, "-m", payload, "-q", "1"] + (retain ? ["-r"] : []))
         guard status == 0 else { throw LoopbackError(description: "mosquitto_pub to \(topic) failed with \(status)") }
     }
 
     /// The retained (or next) messages on `filter`, `count` of them, within 10 s: "topic payload" lines.
     public func messages(_ filter: String, count: Int = 1) throws -> [(topic: String, payload: String)] {
-        let (_, output) = try run("mosquitto_sub", ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-v", "-C", "\(count)", "-W", "10"])
+        let (_, output) = try run("mosquitto_sub", clientArguments + ["-t", filter, "-v", "-C", "\(count)", "-W", "10"])
         return output.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
@@ -103,7 +158,7 @@ public final class MosquittoBroker {
     public func subscriber(_ filter: String, count: Int) throws -> () throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto_sub", package: "mosquitto-clients"))
-        p.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", filter, "-C", "\(count)", "-W", "15"]
+        p.arguments = clientArguments + ["-t", filter, "-C", "\(count)", "-W", "15"]
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
