@@ -101,16 +101,11 @@ struct OneShotOptions {
                                                       hint: "give the supply's spare current in mA, e.g. --max-milliamps 2000")
             case "--dither": dither = try ValueParser.choice(try value(), option: name, as: Dithering.self)
             case "--correction":
-                let text = try value()
-                var combined: ColorCorrection?
-                for part in text.split(separator: "+") {
-                    guard let preset = ColorCorrection(named: String(part)) else {
-                        let names = (ColorCorrection.presets + ColorCorrection.temperatures).map(\.name).joined(separator: ", ")
-                        throw .usage("--correction \"\(part)\": unknown; use one of \(names), or STRIP+TEMPERATURE")
-                    }
-                    combined = combined.map { $0.combined(with: preset) } ?? preset
+                switch ColorCorrection.parse(combination: try value()) {
+                case .success(let parsed): correction = parsed
+                case .failure(let unknown):
+                    throw .usage("--correction \"\(unknown.name)\": unknown; use one of \(ColorCorrection.allNames), or STRIP+TEMPERATURE")
                 }
-                correction = combined ?? .uncorrected
             case "--white":
                 let text = try value()
                 guard let mode = WhiteExtraction(named: text) else {

@@ -38,6 +38,28 @@ public struct ColorCorrection: Hashable, Sendable {
         .uncorrected, .typicalLEDStrip, .typicalSMD5050, .typical8mmPixel, .typicalPixelString,
     ]
 
+    /// A preset name that is neither a strip type nor a colour temperature.
+    public struct UnknownName: Error, Equatable, Sendable {
+        /// The name as given.
+        public let name: String
+    }
+
+    /// Every preset and temperature name, for messages.
+    public static var allNames: String {
+        (presets + temperatures).map(\.name).joined(separator: ", ")
+    }
+
+    /// A preset, or several joined with `+` (a strip type and a colour temperature) combined;
+    /// the first unknown part otherwise.
+    public static func parse(combination text: String) -> Result<ColorCorrection, UnknownName> {
+        var combined: ColorCorrection?
+        for part in text.split(separator: "+", omittingEmptySubsequences: false) {
+            guard let preset = ColorCorrection(named: String(part)) else { return .failure(UnknownName(name: String(part))) }
+            combined = combined.map { $0.combined(with: preset) } ?? preset
+        }
+        return combined.map { .success($0) } ?? .failure(UnknownName(name: text))
+    }
+
     /// The strip-type or colour-temperature preset called `name`; case, `-`, `_` and spaces are
     /// ignored so `TypicalLEDStrip` and `typical-led-strip` both match. Nil for an unknown name.
     public init?(named name: String) {

@@ -115,17 +115,11 @@ struct DaemonConfig: Sendable {
         config.maxMilliamps = reader.integer(members["maxMilliamps"], at: "maxMilliamps", in: 1...1_000_000)
         config.dither = reader.choice(members["dither"], at: "dither", as: Dithering.self) ?? config.dither
         if let name = reader.string(members["correction"], at: "correction") {
-            var combined: ColorCorrection?
-            for part in name.split(separator: "+") {
-                guard let preset = ColorCorrection(named: String(part)) else {
-                    let names = (ColorCorrection.presets + ColorCorrection.temperatures).map(\.name).joined(separator: ", ")
-                    reader.report("correction", "must be one of \(names) (or STRIP+TEMPERATURE), got \"\(name)\"")
-                    combined = nil
-                    break
-                }
-                combined = combined.map { $0.combined(with: preset) } ?? preset
+            switch ColorCorrection.parse(combination: name) {
+            case .success(let parsed): config.correction = parsed
+            case .failure:
+                reader.report("correction", "must be one of \(ColorCorrection.allNames) (or STRIP+TEMPERATURE), got \"\(name)\"")
             }
-            config.correction = combined ?? config.correction
         }
         if let value = members["gpio"] {
             config.gpio = GPIOConfig.read(value, at: "gpio", ringNames: ringNames, into: &reader)

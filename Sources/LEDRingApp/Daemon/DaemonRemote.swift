@@ -50,14 +50,7 @@ final class DaemonRemote: RingControl {
 
     /// A remote for rings called `names`, showing `snapshot` until the loop publishes another.
     init(names: [String], snapshot: RingSnapshot) throws(SystemError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw .current("creating", path: "the network wake-up pipe") }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-        for fd in fds {
-            Posix.setNonBlocking(fd)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        (readEnd, writeEnd) = try Posix.wakePipe("the network wake-up pipe")
         shared = Mutex(Shared(names: names, snapshot: snapshot))
     }
 

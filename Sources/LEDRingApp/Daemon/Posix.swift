@@ -43,6 +43,17 @@ enum Posix {
         return true
     }
 
+    /// A non-blocking, close-on-exec pipe for waking the poll loop; `purpose` names it in errors.
+    static func wakePipe(_ purpose: String) throws(SystemError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw .current("creating", path: purpose) }
+        for fd in fds {
+            setNonBlocking(fd)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        return (fds[0], fds[1])
+    }
+
     /// Makes `fd` non-blocking.
     static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)

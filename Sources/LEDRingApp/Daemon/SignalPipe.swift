@@ -15,14 +15,7 @@ final class SignalPipe {
     /// Creates the pipe and routes SIGTERM, SIGINT and SIGHUP to it; SIGPIPE is ignored so a
     /// vanished client is an error on the write, not the end of the daemon.
     init() throws(SystemError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw .current("creating", path: "the signal pipe") }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-        for fd in fds {
-            Posix.setNonBlocking(fd)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        (readEnd, writeEnd) = try Posix.wakePipe("the signal pipe")
         signalWriteEnd.store(writeEnd, ordering: .relaxed)
         signal(SIGPIPE, SIG_IGN)
         var action = sigaction()
