@@ -1,37 +1,57 @@
 #!/usr/bin/env bash
-# Checks ledring's libgpiod 2.x code on a machine that ships libgpiod 1.6 (Debian 12): builds
-# libgpiod 2 from the C sources vendored in PyPI's `gpiod` sdist into a prefix outside the repo,
-# builds and tests ledring against it in a separate build directory, and, unless --no-qemu, runs
-# tools/gpio-sim-test.sh with the 2.x probe. Not part of CI (it needs PyPI); run it after changing
-# Sources/LEDHardware/GPIO/LibgpiodV2Lines.swift.
+# Checks ledring's libgpiod 2.x code on a machine that ships libgpiod 1.6 (Debian 12): unpacks
+# Debian's own libgpiod 2 packages (bookworm-backports, built for Debian 12) into a prefix outside
+# the repo without installing them, builds and tests ledring against them in a separate build
+# directory, checks that the build really took the 2.x code, and, unless --no-qemu, runs
+# tools/gpio-sim-test.sh with the 2.x probe so LibgpiodV2Lines.swift meets a real kernel chip.
+# .ci/run runs it, so both libgpiod APIs are compiled and tested on every change.
 #
 # usage: tools/libgpiod2-check.sh [--no-qemu]
-# env:   LEDRING_LIBGPIOD2_PREFIX (default /var/cache/ledring-libgpiod2), LEDRING_LIBGPIOD2_VERSION
+# env:   LEDRING_LIBGPIOD2_PREFIX (default /var/cache/ledring-libgpiod2)
+#        LEDRING_LIBGPIOD2_SUITE  (default bookworm-backports; the Debian suite to take it from)
+# Only Debian's package archive is reached (apt-get with a private list directory: the machine's
+# own apt sources and installed packages are left as they are).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 prefix=${LEDRING_LIBGPIOD2_PREFIX:-/var/cache/ledring-libgpiod2}
-version=${LEDRING_LIBGPIOD2_VERSION:-2.3.0}   # the Python package's version; its libgpiod-version.txt names the C library's
+suite=${LEDRING_LIBGPIOD2_SUITE:-bookworm-backports}
 scratch="$prefix/build"
+fail() { echo "libgpiod2-check: FAILED: $*" >&2; exit 1; }
 
-if [ ! -f "$prefix/lib/libgpiod.so.3" ]; then
-    mkdir -p "$prefix/src" "$prefix/include" "$prefix/lib/pkgconfig"
-    python3 -m pip download --no-deps --no-binary :all: "gpiod==$version" -d "$prefix/src"
-    tar -xzf "$prefix/src/gpiod-$version.tar.gz" -C "$prefix/src"
-    sdist="$prefix/src/gpiod-$version"
-    [ -f "$sdist/include/gpiod.h" ] || { echo "libgpiod2-check: gpiod $version vendors no C sources" >&2; exit 1; }
-    libversion=$(cat "$sdist/libgpiod-version.txt")
-    gcc -shared -fPIC -O2 -D_GNU_SOURCE -DGPIOD_VERSION_STR="\"$libversion\"" -I"$sdist/include" -I"$sdist/lib" \
-        "$sdist"/lib/*.c -Wl,-soname,libgpiod.so.3 -o "$prefix/lib/libgpiod.so.3"
-    ln -sf libgpiod.so.3 "$prefix/lib/libgpiod.so"
-    cp "$sdist/include/gpiod.h" "$prefix/include/"
-    printf 'prefix=%s\nName: libgpiod\nDescription: libgpiod %s for ledring checks\nVersion: %s\nLibs: -L${prefix}/lib -lgpiod\nCflags: -I${prefix}/include\n' \
-        "$prefix" "$libversion" "$libversion" > "$prefix/lib/pkgconfig/libgpiod.pc"
+if [ ! -f "$prefix/include/gpiod.h" ] || ! grep -q gpiod_request_config "$prefix/include/gpiod.h"; then
+    apt="$prefix/apt"
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$prefix/debs"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" \
+        > "$apt/sources.list"
+    opts=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=- \
+          -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+    apt-get "${opts[@]}" update >/dev/null || fail "apt-get update of $suite failed"
+    # The runtime library's package is named after its soname (libgpiod3 for 2.x).
+    runtime=$(apt-cache "${opts[@]}" depends "libgpiod-dev/$suite" 2>/dev/null \
+        | awk '/Depends: libgpiod[0-9]+$/ { print $2; exit }')
+    [ -n "$runtime" ] || fail "$suite has no libgpiod-dev with a libgpiodN dependency"
+    (cd "$prefix/debs" && rm -f ./*.deb && apt-get "${opts[@]}" download "libgpiod-dev/$suite" "$runtime/$suite" >/dev/null) \
+        || fail "apt-get download of libgpiod-dev and $runtime from $suite failed"
+    rm -rf "$prefix/root" && mkdir -p "$prefix/root"
+    for deb in "$prefix"/debs/*.deb; do dpkg-deb -x "$deb" "$prefix/root"; done
+    libdir=$(dirname "$(find "$prefix/root" -name 'libgpiod.so' | head -n 1)")
+    [ -n "$libdir" ] && [ -d "$libdir" ] || fail "no libgpiod.so in the unpacked packages"
+    mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
+    cp "$prefix/root/usr/include/gpiod.h" "$prefix/include/"
+    cp -P "$libdir"/libgpiod.so* "$prefix/lib/"
+    version=$(dpkg-deb -f "$prefix"/debs/libgpiod-dev_*.deb Version)
+    printf 'prefix=%s\nName: libgpiod\nDescription: Debian libgpiod %s for ledring checks\nVersion: %s\nLibs: -L${prefix}/lib -lgpiod\nCflags: -I${prefix}/include\n' \
+        "$prefix" "$version" "${version%%-*}" > "$prefix/lib/pkgconfig/libgpiod.pc"
 fi
+grep -q gpiod_request_config "$prefix/include/gpiod.h" || fail "$prefix/include/gpiod.h is not the 2.x API"
 
 cd "$repo"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig" LEDRING_GPIOD_HEADER="$prefix/include/gpiod.h"
+# Without the network libraries: their pkg-config flags put -L/usr/lib/<triple> ahead of the
+# prefix, so the linker would take the system's libgpiod 1.6; and the main build tests them.
+export LEDRING_MOSQUITTO_HEADER=none LEDRING_MICROHTTPD_HEADER=none
 flags=(--scratch-path "$scratch" -Xcc "-I$prefix/include" -Xlinker "-L$prefix/lib" -Xlinker -rpath -Xlinker "$prefix/lib")
-swift build "${flags[@]}" --product gpio-sim-probe
-"$scratch/debug/gpio-sim-probe" chips | grep -q '^api 2.x' || { echo "libgpiod2-check: the build did not pick the 2.x code" >&2; exit 1; }
+swift build "${flags[@]}"
+"$scratch/debug/gpio-sim-probe" chips | grep -q '^api 2.x' || fail "the build did not pick the 2.x code"
 swift test "${flags[@]}"
-[ "${1:-}" = --no-qemu ] || tools/gpio-sim-test.sh "$scratch/debug/gpio-sim-probe"
+[ "${1:-}" = --no-qemu ] || tools/gpio-sim-test.sh "$scratch/debug/gpio-sim-probe"   # runs the ledring beside it too

@@ -155,7 +155,7 @@ struct SPISymbolEncoderTests {
         let encoder = try SPISymbolEncoder(chip: chip, clockHz: 250e6 / 72, colorOrder: order,
                                            whiteExtraction: .none)
         for (index, count) in Fixtures.chainLengths.enumerated() {
-            let pixels = Fixtures.randomFrame(count: count, seed: UInt64(index) &* 31 &+ UInt64(text.hashValue & 0xFFFF))
+            let pixels = Fixtures.randomFrame(count: count, seed: UInt64(index) &* 31 &+ stableSeed(text))
             let decoded = try encoder.decoder.decode(try encoder.encode(pixels))
             #expect(decoded.pixels.map(\.rgb) == pixels)
             #expect(decoded.pixels.allSatisfy { $0.w == 0 })
@@ -273,4 +273,10 @@ struct SPISymbolEncoderTests {
             _ = try SPISymbolEncoder(chip: .sk6812, clockHz: 2.6e6)
         }
     }
+}
+
+/// A seed derived from `text` that is the same on every run (FNV-1a), unlike `hashValue`, which
+/// Swift randomises per process, so a failing case can be replayed.
+private func stableSeed(_ text: String) -> UInt64 {
+    text.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
 }
