@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The daemon's two headline promises, checked on the built binary from the outside, so no change
+/// inside it can make them pass by accident: an idle daemon never wakes, and frames never come
+/// faster than the wire can carry them. Each bound is one-sided (a slow machine only makes the
+/// numbers smaller), so neither can fail because the box is busy.
+@Suite(.serialized) struct DaemonPromiseTests {
+    /// Context switches of every thread of `pid` (`/proc/PID/task/*/status`): a thread that sleeps
+    /// in `poll` with no timeout adds none; any timer, however long, adds at least one.
+    static func contextSwitches(of pid: Int32) -> Int? {
+        let taskDirectory = "/proc/\(pid)/task"
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: taskDirectory) else { return nil }
+        var total = 0
+        for task in tasks {
+            guard let status = try? String(contentsOfFile: "\(taskDirectory)/\(task)/status", encoding: .utf8) else { continue }
+            for line in status.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+                total += Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+            }
+        }
+        return total
+    }
+
+    @Test func anIdleDaemonNeverWakes() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        // A jump (no transition) and a ring that was spinning and stopped: after the last frame and
+        // any dithering refresh, nothing is left to do.
+        #expect(try daemon.client(["spin", "stand"]).status == 0)
+        #expect(try daemon.client(["set", "move=0.5", "exercise=130%"]).status == 0)
+        #expect(try daemon.client(["stop", "stand"]).status == 0)
+        let pid = daemon.process.processIdentifier
+
+        // Settled: a whole second without a context switch (bounded: a daemon that wakes every
+        // second or faster never settles, and fails here).
+        var previous = DaemonPromiseTests.contextSwitches(of: pid)
+        let settled = daemon.waitUntil(timeout: 20) {
+            usleep(1_000_000)
+            let now = DaemonPromiseTests.contextSwitches(of: pid)
+            defer { previous = now }
+            return now != nil && now == previous
+        }
+        #expect(settled, "the daemon kept waking for 20 s after the rings stood still")
+
+        // Then three more seconds of nothing at all.
+        let before = try #require(DaemonPromiseTests.contextSwitches(of: pid))
+        usleep(3_000_000)
+        let after = try #require(DaemonPromiseTests.contextSwitches(of: pid))
+        #expect(after == before, "an idle daemon woke \(after - before) times in 3 s")
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test func framesNeverComeFasterThanTheWireCarriesThem() throws {
+        // 1024 WS2812 LEDs: 24 bits each, and no accepted SPI clock makes a WS2812 bit shorter
+        // than 1.0 µs (the encoder refuses faster clocks), so a frame holds the wire for at least
+        // 24.6 ms: at most ~41 frames a second, whatever --fps asks (240 here).
+        let directory = DaemonProcess.makeDirectory()
+        let config = directory + "/long.json"
+        try #"{"rings": [{"name": "long", "leds": 1024}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config, "--driver", "ws2812-spi", "--dump-wire", directory + "/wire.bin",
+                                        "--fps", "240", "--max-milliamps", "100000"], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["spin", "long"]).status == 0)
+
+        func framesSent() throws -> Int {
+            let reply = try daemon.client(["status", "--json"])
+            guard let object = try JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any],
+                  let sent = object["framesSent"] as? Int else {
+                throw DaemonProcess.Failure(description: "status without framesSent: \(reply.stdout) \(reply.stderr)")
+            }
+            return sent
+        }
+        var start = timespec(), end = timespec()
+        let first = try framesSent()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        usleep(2_000_000)
+        let last = try framesSent()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+        let shortestFrame = 1024.0 * 24 * 1.0e-6
+        let ceiling = Int(seconds / shortestFrame) + 2
+        #expect(last - first > 0, "the spinner sent no frames")
+        #expect(last - first <= ceiling,
+                "\(last - first) frames in \(seconds) s: faster than the wire (at most \(ceiling))")
+    }
+}
