@@ -73,7 +73,9 @@ let package = Package(
         .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
     ],
     targets: [
-        .target(name: "RingRender"),
+        // libm for the pure targets without a platform module, so they also build in Embedded Swift.
+        .target(name: "CMath"),
+        .target(name: "RingRender", dependencies: ["CMath"]),
         .target(name: "LEDWire", dependencies: ["RingRender"]),
         .target(name: "CSpidev"),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),

@@ -46,7 +46,7 @@ public struct ColorCorrection: Hashable, Sendable {
 
     /// Every preset and temperature name, for messages.
     public static var allNames: String {
-        (presets + temperatures).map(\.name).joined(separator: ", ")
+        (presets + temperatures).map { $0.name }.joined(separator: ", ")
     }
 
     /// A preset, or several joined with `+` (a strip type and a colour temperature) combined;

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The timing curve of a transition, as in SwiftUI's animations.
 public enum Curve: String, Hashable, Sendable, CaseIterable {
     /// Constant speed.
@@ -36,7 +28,7 @@ public enum Curve: String, Hashable, Sendable, CaseIterable {
         case .spring:
             // Damped oscillation: e^(−6x) leaves 0.25 % of the distance at x = 1, where the curve
             // snaps to 1; 1.2 oscillations give one visible overshoot of about 8 %.
-            return 1 - exp(-6 * x) * cos(2 * Double.pi * 1.2 * x)
+            return 1 - LibM.exp(-6 * x) * LibM.cos(2 * Double.pi * 1.2 * x)
         }
     }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How a gradient blends between two stops.
 public enum GradientInterpolation: Hashable, Sendable {
     /// A straight line in OKLab: even to the eye, never the long way round (the default).
@@ -36,7 +28,7 @@ public enum GradientInterpolation: Hashable, Sendable {
         // A grey has no hue worth keeping (CSS Color 4's "powerless" hue): take the other one's,
         // so a blend from white to red keeps red's hue instead of sweeping through others.
         let greyish: Float = 1e-4
-        var ha = atan2f(a.b, a.a), hb = atan2f(b.b, b.a)
+        var ha = LibM.atan2f(a.b, a.a), hb = LibM.atan2f(b.b, b.a)
         if ca < greyish { ha = hb }
         if cb < greyish { hb = ha }
         let turn = 2 * Float.pi
@@ -52,6 +44,6 @@ public enum GradientInterpolation: Hashable, Sendable {
             if delta > 0 { delta -= turn }
         }
         let h = ha + delta * t, c = ca + (cb - ca) * t
-        return OKLab(l: a.l + (b.l - a.l) * t, a: c * cosf(h), b: c * sinf(h))
+        return OKLab(l: a.l + (b.l - a.l) * t, a: c * LibM.cosf(h), b: c * LibM.sinf(h))
     }
 }

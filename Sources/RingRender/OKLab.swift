@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A colour in Björn Ottosson's OKLab space, where straight lines look like even blends to the
 /// eye: gradients are interpolated here, never in gamma-encoded sRGB (which turns muddy and dark
 /// in the middle of a red→green blend).
@@ -29,9 +21,9 @@ public struct OKLab: Hashable, Sendable {
     @inlinable
     public init(_ c: LinearRGB) {
         let r = Swift.max(c.r, 0), g = Swift.max(c.g, 0), bl = Swift.max(c.b, 0)
-        let l = cbrtf(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * bl)
-        let m = cbrtf(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * bl)
-        let s = cbrtf(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * bl)
+        let l = LibM.cbrtf(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * bl)
+        let m = LibM.cbrtf(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * bl)
+        let s = LibM.cbrtf(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * bl)
         self.l = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s
         self.a = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s
         self.b = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s

@@ -54,7 +54,7 @@ public struct Renderer: Sendable {
         self.frame = Array(repeating: .black, count: layout.ledCount)
         self.frame16 = Array(repeating: .black, count: layout.ledCount)
         self.dither = TemporalDither(count: layout.ledCount)
-        let widest = layout.rings.flatMap(\.segments).map(\.ledCount).max() ?? 0
+        let widest = layout.rings.flatMap { $0.segments }.map { $0.ledCount }.max() ?? 0
         self.scratch = Array(repeating: .black, count: widest)
         self.valueBuffer.reserveCapacity(layout.rings.count)
     }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The sRGB transfer curve (IEC 61966-2-1): how the hex colours people write map to linear light.
 ///
 /// RingRender uses the C maths library (`powf`, `cbrtf`) and no Foundation, so it stays small and
@@ -53,5 +45,5 @@ public func clamp01(_ x: Float) -> Float {
 @inlinable
 public func pow(_ base: Float, _ exponent: Float) -> Float {
     if !(base > 0) { return 0 }
-    return powf(base, exponent)
+    return LibM.powf(base, exponent)
 }
