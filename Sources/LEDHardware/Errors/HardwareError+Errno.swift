@@ -35,9 +35,34 @@ extension HardwareError {
         }
     }
 
-    /// Maps an errno from the Pi 5 PIO driver's `/dev/ledsN`.
-    public static func ledsPIO(_ errno: Errno, device: String, operation: String) -> HardwareError {
+    /// The fix for a chain longer than the ws2812-pio overlay's `num_leds`.
+    static func numLEDsFix(_ ledCount: Int) -> String {
+        "set num_leds=\(ledCount) (or more) on the overlay line in /boot/firmware/config.txt, "
+            + "e.g. `dtoverlay=ws2812-pio,gpio=18,num_leds=\(ledCount)`, and reboot"
+    }
+
+    /// Maps an errno from the Pi 5 PIO driver's `/dev/ledsN` (raspberrypi/linux
+    /// `drivers/misc/ws2812-pio-rp1.c`); `frameLEDs` is the frame's length when writing.
+    public static func ledsPIO(_ errno: Errno, device: String, operation: String, frameLEDs: Int? = nil) -> HardwareError {
         switch errno {
+        case .fileTooLarge:
+            // `count > pixbuf_size`: the first num_leds LEDs are still stored and shown.
+            return HardwareError(
+                kind: .frameTooLarge,
+                message: "\(operation) \(device) failed: \(errno): the frame"
+                    + (frameLEDs.map { " has \($0) LEDs, more than" } ?? " is longer than")
+                    + " the overlay's num_leds, so only the first num_leds LEDs are shown",
+                fix: numLEDsFix(frameLEDs ?? 0),
+                errno: errno)
+        case .noSpace:
+            // `pos + count > pixbuf_size`: the write did not start at offset 0.
+            return HardwareError(
+                kind: .io,
+                message: "\(operation) \(device) failed: \(errno): the frame was not written at offset 0 "
+                    + "(the driver writes at the file position, which a previous write() moved to the end)",
+                fix: "write each frame with pwrite(fd, frame, length, 0) or reopen \(device) per frame; "
+                    + "stop any other program writing to \(device)",
+                errno: errno)
         case .noSuchFileOrDirectory, .noSuchDevice:
             return HardwareError(
                 kind: .notFound,
@@ -48,7 +73,7 @@ extension HardwareError {
             return HardwareError(
                 kind: .permissionDenied,
                 message: "\(operation) \(device) failed: \(errno)",
-                fix: "run as a user that may write \(device) (see `ls -l \(device)`), or add a udev rule giving its group write access",
+                fix: ledsGroupFix(device),
                 errno: errno)
         case .busy:
             return HardwareError(
@@ -59,6 +84,15 @@ extension HardwareError {
         default:
             return io(errno, path: device, operation: operation)
         }
+    }
+
+    /// The fix for a `/dev/ledsN` this user may not open: Raspberry Pi OS has no udev rule for the
+    /// class `ws2812-pio-rp1` (`99-com.rules` has none; `60-piolib.rules` matches `*-pio` only), so
+    /// the node is root:root 0600.
+    static func ledsGroupFix(_ device: String) -> String {
+        "\(device) is root-only on Raspberry Pi OS: run `sudo tools/setup-pi.sh`, which installs "
+            + "/etc/udev/rules.d/60-ledring-ws2812-pio.rules (`SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`), "
+            + "add the user to `gpio` (`sudo usermod -aG gpio $USER`), then reboot"
     }
 
     /// Maps an errno from the `--dump-wire` file.
