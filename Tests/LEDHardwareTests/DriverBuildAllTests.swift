@@ -104,7 +104,7 @@ import Testing
         #expect {
             _ = try DriverSettings(kind: .ws2812SPI, ledCount: 12, spiHz: 2_000_000).makeDriver(system: fake)
         } throws: { error in
-            (error as? HardwareError)?.description.contains("3.16–4.00 MHz") == true
+            (error as? HardwareError)?.description.contains("3.16–3.76 MHz") == true
         }
         #expect(fake.openDescriptors.isEmpty)
     }
