@@ -100,7 +100,8 @@ public struct DriverSettings: Sendable {
                                highDynamicRange: highDynamicRange && kind.apa102Variant != nil)
         do {
             if let spi = transport as? SPIDevTransport {
-                try spi.checkFits(byteCount: driver.frameLength, framing: encoder.splittable ? .splittable : .whole)
+                try spi.checkFits(byteCount: driver.frameLength, framing: encoder.splittable ? .splittable : .whole,
+                                  board: board)
             }
             if let pio = transport as? LedsPIOTransport {
                 try pio.checkFits(ledCount: ledCount)

@@ -1,7 +1,40 @@
 extension HardwareError {
-    /// The fix for a frame larger than spidev's buffer; shared by the transport and the doctor.
-    static let bufsizFix =
-        "add `spidev.bufsiz=65536` to /boot/firmware/cmdline.txt (same line, space separated) and reboot"
+    /// spidev counts each transfer as `ALIGN(len, ARCH_DMA_MINALIGN)` against `bufsiz`
+    /// (drivers/spi/spidev.c `spidev_message`, `len_aligned`); 128 is arm64's alignment and a
+    /// multiple of every other architecture's.
+    public static let spidevAlignment = 128
+
+    /// The bytes a frame of `byteCount` takes from spidev's buffer.
+    public static func spidevAligned(_ byteCount: Int) -> Int {
+        (Swift.max(byteCount, 0) + spidevAlignment - 1) / spidevAlignment * spidevAlignment
+    }
+
+    /// The `bufsiz` to suggest for a frame of `frameBytes`: at least 65 536, else the next power of
+    /// two that holds the aligned frame (always a multiple of 128).
+    public static func suggestedBufsiz(frameBytes: Int?) -> Int {
+        var size = 65_536
+        while size < spidevAligned(frameBytes ?? 0) { size *= 2 }
+        return size
+    }
+
+    /// The fix for a frame larger than spidev's buffer, where the board sets kernel parameters:
+    /// `cmdline.txt` on a Raspberry Pi, `extraargs=` in Armbian's armbianEnv.txt, the `cmdline=`
+    /// line of a BeagleBone's uEnv.txt; or modprobe options where spidev is a module. `bufsiz` is
+    /// read-only at run time (`module_param(bufsiz, uint, S_IRUGO)` in drivers/spi/spidev.c).
+    public static func bufsizFix(frameBytes: Int? = nil, board: Board? = nil) -> String {
+        let size = suggestedBufsiz(frameBytes: frameBytes)
+        let bootLine: String
+        switch board?.primaryConfigFile {
+        case "/boot/armbianEnv.txt":
+            bootLine = "add `extraargs=spidev.bufsiz=\(size)` to /boot/armbianEnv.txt (append to an existing extraargs= line, space separated) and reboot"
+        case "/boot/uEnv.txt":
+            bootLine = "append `spidev.bufsiz=\(size)` to the `cmdline=` line of /boot/uEnv.txt and reboot"
+        default:
+            bootLine = "add `spidev.bufsiz=\(size)` to /boot/firmware/cmdline.txt (same line, space separated) and reboot"
+        }
+        return bootLine + "; where spidev is a module, `options spidev bufsiz=\(size)` in /etc/modprobe.d/spidev.conf "
+            + "works too (keep the value a multiple of 128)"
+    }
 
     /// Maps an errno from a spidev device to an error with the device name and the fix.
     public static func spidev(_ errno: Errno, device: String, operation: String) -> HardwareError {
@@ -22,7 +55,7 @@ extension HardwareError {
             return HardwareError(
                 kind: .frameTooLarge,
                 message: "\(operation) \(device) failed: \(errno) (frame larger than spidev's bufsiz)",
-                fix: bufsizFix,
+                fix: bufsizFix(),
                 errno: errno)
         case .busy:
             return HardwareError(
