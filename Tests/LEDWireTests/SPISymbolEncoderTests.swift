@@ -59,6 +59,18 @@ struct SPISymbolEncoderTests {
         #expect(throws: WireError.self) { _ = try SPISymbolEncoder(chip: .ws2812b, clockHz: clock) }
     }
 
+    @Test("spidev's default 4096 bytes hold 320 RGB LEDs at the Pi's 3.57 MHz (not 280), about 250 SK6812 RGBW")
+    func defaultBufsizHolds320LEDs() throws {
+        let clock = 25e6 / 7
+        let ws = try SPISymbolEncoder(chip: .ws2812b, clockHz: clock)
+        #expect(ws.latchBytes == 125 && ws.leadingZeroBytes == 125)
+        #expect(ws.encodedLength(ledCount: 320) <= 4096)
+        #expect(ws.encodedLength(ledCount: 321) > 4096)
+        let rgbw = try SPISymbolEncoder(chip: .sk6812rgbw, clockHz: clock)
+        #expect(rgbw.encodedLength(ledCount: 251) <= 4096)
+        #expect(rgbw.encodedLength(ledCount: 252) > 4096)
+    }
+
     @Test("latch times: 280 µs for WS2812(B) so V5 parts latch, 300 µs for WS2813, 80 µs for SK6812")
     func latchTimes() {
         #expect(ClocklessChip.ws2812b.defaultResetMicroseconds == 280)
