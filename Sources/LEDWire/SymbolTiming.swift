@@ -134,7 +134,7 @@ public struct SymbolTiming: Hashable, Sendable {
     }
 
     /// The supported ranges as text, rounded inwards so every printed clock really works:
-    /// "4-bit 2.64–3.07 MHz or 3.16–4.00 MHz, 8-bit 5.27–9.09 MHz".
+    /// "4-bit 2.64–3.07 MHz or 3.16–3.76 MHz, 8-bit 5.27–7.52 MHz".
     public var supportedRangesText: String {
         var parts: [String] = []
         for width in SymbolWidth.allCases {
