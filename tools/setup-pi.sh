@@ -3,6 +3,7 @@
 #   - SPI on (dtparam=spi=on in config.txt)
 #   - spidev.bufsiz=65536 on the kernel command line (a WS2812 frame must go in one transfer)
 #   - core_freq and core_freq_min fixed on Pi 3/4/Zero 2 (the SPI clock follows the core clock)
+#   - a udev rule giving the Pi 5's /dev/ledsN (ws2812-pio overlay) to group gpio
 #   - the `ledring` system user in the spi and gpio groups; the invoking user in the ledring group
 #   - /usr/local/bin/ledring, /etc/ledring/config.json and the systemd unit, enabled
 # Safe to run again: what is already right is left alone and reported as such.
@@ -81,7 +82,7 @@ if [ -f "$cmdline_txt" ]; then
     if grep -q "spidev.bufsiz=65536" "$cmdline_txt"; then
         say "ok: spidev.bufsiz=65536 already in $cmdline_txt"
     else
-        change "$cmdline_txt: append spidev.bufsiz=65536 (default 4096 bytes holds only ~280 WS2812 LEDs)"
+        change "$cmdline_txt: append spidev.bufsiz=65536 (default 4096 bytes holds only ~320 WS2812 LEDs at 3.57 MHz)"
         run sed -i -E '1 s/[[:space:]]*spidev\.bufsiz=[0-9]+//; 1 s/$/ spidev.bufsiz=65536/' "$cmdline_txt"
         reboot_needed=1
     fi
@@ -102,7 +103,19 @@ else
     say "ok: core clock left alone (${model:-unknown model}: not a Pi 3/4/Zero 2)"
 fi
 
-# 4. Users and groups.
+# 4. /dev/ledsN: Raspberry Pi OS has no udev rule for the class ws2812-pio-rp1, so the node is
+#    root:root 0600; this rule gives it to group gpio (harmless where there is no such device).
+rule="$root/etc/udev/rules.d/60-ledring-ws2812-pio.rules"
+if [ -f "$rule" ] && cmp -s "$here/tools/60-ledring-ws2812-pio.rules" "$rule"; then
+    say "ok: $rule is up to date"
+else
+    change "install $rule (/dev/ledsN of the Pi 5 ws2812-pio overlay for group gpio)"
+    run install -D -m 0644 "$here/tools/60-ledring-ws2812-pio.rules" "$rule"
+    system udevadm control --reload
+    system udevadm trigger --subsystem-match=ws2812-pio-rp1
+fi
+
+# 5. Users and groups.
 if [ -z "$root" ]; then
     for group in spi gpio ledring; do
         if getent group "$group" >/dev/null; then say "ok: group $group exists"; else change "add group $group"; run groupadd --system "$group"; fi
@@ -132,7 +145,7 @@ else
     say "  (skipped with --root: users spi/gpio/ledring)"
 fi
 
-# 5. Files.
+# 6. Files.
 if [ -n "$binary" ] && cmp -s "$binary" "$root/usr/local/bin/ledring"; then
     say "ok: $root/usr/local/bin/ledring is $binary"
 elif [ -n "$binary" ]; then

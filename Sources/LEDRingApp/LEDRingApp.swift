@@ -81,6 +81,8 @@ public enum LEDRingApp {
         }
         defer { try? driver.close() }
         let paced = options.output.dumpWire == nil || options.realtime
+        // Never faster than the wire (and, for /dev/ledsN, the kernel's latch) allows.
+        let interval = max(1 / options.fps, driver.encoder.wireTimeMicroseconds(ledCount: driver.ledCount) / 1e6)
         let start = Terminal.now()
         var failure: HardwareError?
         command.run(
@@ -94,7 +96,7 @@ public enum LEDRingApp {
                     return false
                 }
             },
-            pace: { k in if paced { Terminal.sleep(until: start + Double(k) / options.fps) } },
+            pace: { k in if paced { Terminal.sleep(until: start + Double(k) * interval) } },
             shouldStop: { stopRequested.load(ordering: .relaxed) },
             hold: {})
         if let failure {

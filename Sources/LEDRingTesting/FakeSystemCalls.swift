@@ -13,6 +13,10 @@ public final class FakeSystemCalls: SystemCalls {
         case close
         /// `write(2)`.
         case write
+        /// `pwrite(2)`.
+        case pwrite
+        /// The GPIO chip-info `ioctl(2)`.
+        case gpioChipInfo
         /// A spidev `ioctl(2)`.
         case spiIoctl
         /// Whole-file read.
@@ -33,6 +37,10 @@ public final class FakeSystemCalls: SystemCalls {
         case close(fd: Int32)
         /// `write(fd, bytes)` with the bytes offered (not only those taken).
         case write(fd: Int32, bytes: [UInt8])
+        /// `pwrite(fd, bytes, offset)` with the bytes offered.
+        case pwrite(fd: Int32, bytes: [UInt8], offset: Int64)
+        /// `ioctl(fd, GPIO_GET_CHIPINFO_IOCTL)`.
+        case gpioChipInfo(fd: Int32)
         /// A spidev request, with the transmitted bytes for `.message`.
         case spiIoctl(fd: Int32, request: SPIRequest, tx: [UInt8])
         /// A whole-file read.
@@ -50,6 +58,8 @@ public final class FakeSystemCalls: SystemCalls {
             case .open: return .open
             case .close: return .close
             case .write: return .write
+            case .pwrite: return .pwrite
+            case .gpioChipInfo: return .gpioChipInfo
             case .spiIoctl: return .spiIoctl
             case .readFile: return .readFile
             case .access: return .access
@@ -88,6 +98,9 @@ public final class FakeSystemCalls: SystemCalls {
         var maxTransferredPerMessage: Int?
         var maxSpeedHz: UInt32?
         var ignoredModeWrites = false
+        var ledsPIO: [String: FakeLedsPIODevice] = [:]
+        var positions: [Int32: Int] = [:]
+        var gpioChips: [String: GPIOChipIdentity] = [:]
     }
 
     private let state = Mutex(State())
@@ -116,6 +129,45 @@ public final class FakeSystemCalls: SystemCalls {
     /// Adds a character device node owned by `groupID`.
     public func addDevice(_ path: String, groupID: UInt32 = 0) {
         state.withLock { $0.devices[path] = FileStatus(isCharacterDevice: true, groupID: groupID, permissions: 0o660) }
+    }
+
+    /// Adds a Pi 5 `/dev/ledsN` node that behaves like the `ws2812-pio-rp1` driver
+    /// (see `FakeLedsPIODevice`).
+    public func addLedsPIODevice(_ path: String, _ device: FakeLedsPIODevice, groupID: UInt32 = 0) {
+        state.withLock {
+            $0.devices[path] = FileStatus(isCharacterDevice: true, groupID: groupID, permissions: 0o660)
+            $0.ledsPIO[path] = device
+        }
+    }
+
+    /// The `ws2812-pio-rp1` device at `path` as it is now: its buffer, brightness and light.
+    public func ledsPIODevice(_ path: String) -> FakeLedsPIODevice? {
+        state.withLock { $0.ledsPIO[path] }
+    }
+
+    /// Adds the overlay's device-tree node `/proc/device-tree/<node>` under `root`, with the
+    /// properties `ws2812-pio-overlay.dts` sets (`rpi,num-leds`, `rpi,brightness` as big-endian
+    /// u32, `rpi,rgbw` as an empty property, `dev-name` as a NUL-terminated string).
+    public func addLedsPIOOverlay(root: String = "/", node: String = "ws2812_pio@18", numLEDs: UInt32,
+                                  brightness: UInt32? = 255, rgbw: Bool = false, devName: String = "leds%d") {
+        func bigEndian(_ value: UInt32) -> [UInt8] {
+            [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        }
+        let directory = RootPath.join(root, "/proc/device-tree/" + node)
+        addFile(directory + "/rpi,num-leds", bytes: bigEndian(numLEDs))
+        if let brightness { addFile(directory + "/rpi,brightness", bytes: bigEndian(brightness)) }
+        if rgbw { addFile(directory + "/rpi,rgbw", bytes: []) }
+        addFile(directory + "/dev-name", bytes: Array(devName.utf8) + [0])
+        addFile(directory + "/compatible", bytes: Array("raspberrypi,ws2812-pio-rp1".utf8) + [0])
+    }
+
+    /// Adds a GPIO character device that answers the chip-info ioctl with `label`.
+    public func addGPIOChip(_ path: String, label: String, lineCount: Int, groupID: UInt32 = 0) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        state.withLock {
+            $0.devices[path] = FileStatus(isCharacterDevice: true, groupID: groupID, permissions: 0o660)
+            $0.gpioChips[path] = GPIOChipIdentity(name: name, label: label, lineCount: lineCount)
+        }
     }
 
     /// Adds an empty directory.
@@ -190,7 +242,7 @@ public final class FakeSystemCalls: SystemCalls {
         switch call {
         case .open(let path, _), .readFile(let path), .access(let path, _), .stat(let path), .listDirectory(let path):
             return path
-        case .close(let fd), .write(let fd, _), .spiIoctl(let fd, _, _):
+        case .close(let fd), .write(let fd, _), .pwrite(let fd, _, _), .spiIoctl(let fd, _, _), .gpioChipInfo(let fd):
             return state.openFiles[fd]
         }
     }
@@ -218,7 +270,12 @@ public final class FakeSystemCalls: SystemCalls {
             let fd = state.nextFD
             state.nextFD += 1
             state.openFiles[fd] = path
-            if state.devices[path] != nil { state.spi[fd] = SPIState() }
+            state.positions[fd] = 0
+            // The real kernel ignores O_TRUNC on character devices (fs/namei.c, may_open).
+            if flags & O_TRUNC != 0, state.files[path] != nil { state.files[path] = [] }
+            if state.devices[path] != nil && state.ledsPIO[path] == nil && state.gpioChips[path] == nil {
+                state.spi[fd] = SPIState()
+            }
             return fd
         }
     }
@@ -226,7 +283,10 @@ public final class FakeSystemCalls: SystemCalls {
     /// Fake `close(2)`: the descriptor is released even when the call fails, as on Linux.
     public func close(_ fd: Int32) throws(Errno) {
         try state.withLock { (state) throws(Errno) in
-            defer { state.openFiles[fd] = nil }
+            defer {
+                state.openFiles[fd] = nil
+                state.positions[fd] = nil
+            }
             try begin(.close(fd: fd), path: state.openFiles[fd], in: &state)
             guard state.openFiles[fd] != nil else { throw Errno(rawValue: EBADF) }
         }
@@ -238,10 +298,58 @@ public final class FakeSystemCalls: SystemCalls {
         return try state.withLock { (state) throws(Errno) -> Int in
             try begin(.write(fd: fd, bytes: offered), path: state.openFiles[fd], in: &state)
             guard let path = state.openFiles[fd] else { throw Errno(rawValue: EBADF) }
+            if var device = state.ledsPIO[path] {
+                // ksys_write (fs/read_write.c) stores the new position only when the call succeeds.
+                let (result, position) = device.write(offered, at: state.positions[fd] ?? 0)
+                state.ledsPIO[path] = device
+                let taken = try result.get()
+                state.positions[fd] = position
+                state.written[path, default: []].append(contentsOf: offered[0..<taken])
+                return taken
+            }
             let taken = min(offered.count, state.maxWriteSize ?? offered.count)
             state.written[path, default: []].append(contentsOf: offered[0..<taken])
             if state.files[path] != nil { state.files[path]?.append(contentsOf: offered[0..<taken]) }
             return taken
+        }
+    }
+
+    /// Fake `pwrite(2)`: writes at `offset` and leaves the descriptor's position alone; a regular
+    /// file is overwritten in place (and grows), a `/dev/ledsN` node behaves as its driver does.
+    public func pwrite(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, offset: Int64) throws(Errno) -> Int {
+        let offered = Array(bytes)
+        return try state.withLock { (state) throws(Errno) -> Int in
+            try begin(.pwrite(fd: fd, bytes: offered, offset: offset), path: state.openFiles[fd], in: &state)
+            guard let path = state.openFiles[fd] else { throw Errno(rawValue: EBADF) }
+            guard offset >= 0 else { throw Errno.invalidArgument }
+            if var device = state.ledsPIO[path] {
+                let (result, _) = device.write(offered, at: Int(offset))
+                state.ledsPIO[path] = device
+                let taken = try result.get()
+                state.written[path, default: []].append(contentsOf: offered[0..<taken])
+                return taken
+            }
+            let taken = min(offered.count, state.maxWriteSize ?? offered.count)
+            state.written[path, default: []].append(contentsOf: offered[0..<taken])
+            if var contents = state.files[path] {
+                let start = Int(offset)
+                if contents.count < start + taken {
+                    contents += [UInt8](repeating: 0, count: start + taken - contents.count)
+                }
+                contents.replaceSubrange(start..<(start + taken), with: offered[0..<taken])
+                state.files[path] = contents
+            }
+            return taken
+        }
+    }
+
+    /// Fake `GPIO_GET_CHIPINFO_IOCTL`: answers for chips added with `addGPIOChip`, else `ENOTTY`.
+    public func gpioChipInfo(_ fd: Int32) throws(Errno) -> GPIOChipIdentity {
+        try state.withLock { (state) throws(Errno) -> GPIOChipIdentity in
+            try begin(.gpioChipInfo(fd: fd), path: state.openFiles[fd], in: &state)
+            guard let path = state.openFiles[fd] else { throw Errno(rawValue: EBADF) }
+            guard let chip = state.gpioChips[path] else { throw Errno(rawValue: ENOTTY) }
+            return chip
         }
     }
 

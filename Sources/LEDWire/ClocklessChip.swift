@@ -2,7 +2,7 @@
 public enum ClocklessChip: String, Hashable, Sendable, CaseIterable {
     /// The original WS2812 (GRB, 24 bits per LED).
     case ws2812
-    /// WS2812B, any revision including V5 (GRB, 24 bits per LED).
+    /// WS2812B, pre-V5 or V5 (GRB, 24 bits per LED).
     case ws2812b
     /// WS2813 with the backup data line (GRB, 24 bits per LED).
     case ws2813
@@ -18,12 +18,13 @@ public enum ClocklessChip: String, Hashable, Sendable, CaseIterable {
 
     /// The low time (µs) after which the chip latches the frame.
     ///
-    /// 280 µs for every WS2812 name: a WS2812B-V5 or WS2813 needs it, and a strip sold as
-    /// "WS2812B" may hold V5 parts, so the classic 50 µs would leave them showing stale colours.
-    /// SK6812: 80 µs per its datasheet.
+    /// 280 µs for WS2812 and WS2812B: a WS2812B-V5 needs it (datasheet ≥ 280 µs), and a strip
+    /// sold as "WS2812B" may hold V5 parts, so the pre-V5 50 µs would leave them showing stale
+    /// colours. WS2813: 300 µs (FastLED's chipset timing table). SK6812: 80 µs per its datasheet.
     public var defaultResetMicroseconds: Double {
         switch self {
-        case .ws2812, .ws2812b, .ws2813: 280
+        case .ws2812, .ws2812b: 280
+        case .ws2813: 300
         case .sk6812, .sk6812rgbw: 80
         }
     }

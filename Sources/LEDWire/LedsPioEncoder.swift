@@ -4,14 +4,17 @@ import RingRender
 /// (`dtoverlay=ws2812-pio`), which drives the strip from an RP1 PIO state machine and shows
 /// up as `/dev/ledsN`.
 ///
-/// Layout, from the driver's commit message (raspberrypi/linux 71c5b5e96356, "misc: Add
-/// ws2812-pio-rp1 driver", Phil Elwell, 2024-12-03): a whole frame is written at once, 4 bytes
-/// per pixel in RGBW order, `RR GG BB WW RR GG BB WW …`; the W bytes are ignored unless the
-/// overlay sets `rgbw`. The kernel makes the waveform and, presumably, the strip's GRB order
-/// (the driver documents RGBW input only). There is no per-LED brightness byte: brightness is one global multiplier (0–255,
-/// overlay default `brightness=255`, ws2812-pio overlay commit 637ee3b7a3c2) changed by a
-/// separate write. That it is a one-byte write comes from third-party code and measurement,
-/// not text we could read in full: treat `brightnessWrite` as likely, not certain.
+/// Facts from raspberrypi/linux `drivers/misc/ws2812-pio-rp1.c`:
+/// - 4 bytes per LED in R G B W order (`PIXEL_BYTES 4`; the deferred work reads each pixel as a
+///   little-endian u32 `r | g << 8 | b << 16 | w << 24`); W is sent only when the overlay sets
+///   `rgbw`. The kernel puts G R B (W) on the wire itself (`rgbw_u32`, MSB first).
+/// - Every non-zero channel is gamma-corrected in the kernel at any brightness 1…255, including
+///   the overlay's default 255 (`ws2812_apply_gamma`); ledring's pipeline has already applied its
+///   gamma, so the encoder sends each level through the inverse of the kernel's table at the
+///   brightness the kernel uses (`Ws2812PioGamma`). The light then matches the SPI output for the
+///   same frame to within one level. At brightness 0 a kernel after 6.12.55 passes values
+///   through, and the encoder sends them unchanged.
+/// - The bits go out at 800 kHz (`ws2812_program_init(..., 800000, ...)`).
 public struct LedsPioEncoder: WireEncoder {
     /// True when the overlay has `rgbw` set and the strip has a white LED.
     public let rgbw: Bool
@@ -20,13 +23,22 @@ public struct LedsPioEncoder: WireEncoder {
     /// The order of the four bytes per pixel: RGBW as the driver documents; another order only
     /// to compensate for a strip wired differently from what the kernel assumes.
     public let byteOrder: ColorOrder
-    /// The kernel's global brightness multiplier; 0xFF passes colours through untouched, since
-    /// ledring applies its own gamma and brightness.
-    public let brightness: UInt8
+    /// The brightness the kernel applies (the overlay's `rpi,brightness`, default 255).
+    public let kernelBrightness: UInt8
+    /// For each level wanted on the strip, the byte to write (`Ws2812PioGamma.inverse`).
+    private let sendTable: [UInt8]
+
+    /// Time the kernel needs after the bits of a frame before the next write: it sleeps
+    /// `RESET_US` (50…150 µs) after the DMA completes, and the joined TX FIFO may still hold about
+    /// 8 LEDs (8 × 30 µs) then; 300 µs covers both (hardware-sources.md, "Latch").
+    public static let frameGapMicroseconds = 300.0
 
     /// Makes an encoder.
+    ///
+    /// - Parameter kernelBrightness: the driver's brightness, read from the device tree
+    ///   (`rpi,brightness`); 255 (the overlay's default) when unknown.
     public init(rgbw: Bool = false, whiteExtraction: WhiteExtraction = .minimum,
-                byteOrder: ColorOrder = .rgbw, brightness: UInt8 = 0xFF) throws(WireError) {
+                byteOrder: ColorOrder = .rgbw, kernelBrightness: UInt8 = 255) throws(WireError) {
         guard byteOrder.hasWhite else {
             throw WireError(.invalidColorOrder,
                             "/dev/leds takes 4 bytes per pixel but byte order \(byteOrder) has 3; "
@@ -35,12 +47,9 @@ public struct LedsPioEncoder: WireEncoder {
         self.rgbw = rgbw
         self.whiteExtraction = whiteExtraction
         self.byteOrder = byteOrder
-        self.brightness = brightness
+        self.kernelBrightness = kernelBrightness
+        self.sendTable = Ws2812PioGamma.inverse(brightness: kernelBrightness)
     }
-
-    /// The bytes that set the kernel's brightness: one byte, written once at start-up on its own
-    /// `open()` (the layout third-party drivers use; see the type's note on certainty).
-    public var brightnessWrite: [UInt8] { [brightness] }
 
     /// 4 bytes per LED, nothing else: the kernel adds the latch.
     public func encodedLength(ledCount: Int) -> Int { 4 * Swift.max(ledCount, 0) }
@@ -48,10 +57,10 @@ public struct LedsPioEncoder: WireEncoder {
     /// False: the driver takes whole frames only.
     public var splittable: Bool { false }
 
-    /// The kernel's shift-out time: 1.25 µs per bit (800 kbit/s), 24 bits per LED (32 with
-    /// `rgbw`); the kernel's own latch is not included because its length is not documented.
+    /// The kernel's shift-out time, 1.25 µs per bit (800 kbit/s), 24 bits per LED (32 with
+    /// `rgbw`), plus `frameGapMicroseconds` before the next frame may be written.
     public func wireTimeMicroseconds(ledCount: Int) -> Double {
-        Double(Swift.max(ledCount, 0) * (rgbw ? 32 : 24)) * 1.25
+        Double(Swift.max(ledCount, 0) * (rgbw ? 32 : 24)) * 1.25 + Self.frameGapMicroseconds
     }
 
     /// Writes the frame; `out` must be `4 × pixels.count` bytes.
@@ -63,13 +72,14 @@ public struct LedsPioEncoder: WireEncoder {
         for pixel in pixels {
             let colour = rgbw ? whiteExtraction.split(pixel) : RGBW8(r: pixel.r, g: pixel.g, b: pixel.b, w: 0)
             for channel in byteOrder.channels {
-                out[offset] = ColorOrder.level(of: channel, in: colour)
+                out[offset] = sendTable[Int(ColorOrder.level(of: channel, in: colour))]
                 offset += 1
             }
         }
     }
 
-    /// The colours in a frame (white is whatever the bytes say, even when the kernel ignores it).
+    /// The light the kernel makes of a frame (white is whatever the bytes say, even when the
+    /// kernel ignores it).
     public func decode(_ bytes: [UInt8]) throws(WireError) -> [RGBW8] {
         guard bytes.count % 4 == 0 else {
             throw WireError(.wrongLength,
@@ -81,7 +91,8 @@ public struct LedsPioEncoder: WireEncoder {
         while offset < bytes.count {
             var colour = RGBW8(r: 0, g: 0, b: 0, w: 0)
             for channel in byteOrder.channels {
-                ColorOrder.set(channel, of: &colour, to: bytes[offset])
+                ColorOrder.set(channel, of: &colour,
+                               to: Ws2812PioGamma.kernelOutput(bytes[offset], brightness: kernelBrightness))
                 offset += 1
             }
             pixels.append(colour)

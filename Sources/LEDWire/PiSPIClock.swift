@@ -7,8 +7,9 @@ public enum PiSPIClock {
     /// The rate to ask spidev for when driving WS2812 or SK6812: 3.6 MHz.
     ///
     /// It becomes 25/7 ≈ 3.571 MHz from every usual source clock (200 MHz RP1 / 56, 250 MHz
-    /// core / 70, 400 / 112, 500 / 140), which sits near the middle of the WS2812 4-bit band
-    /// 3.158…4.000 MHz (−11.6 %, +12.0 %) and inside SK6812's 2.667…4.444 MHz band for
+    /// core / 70, 400 / 112, 500 / 140), which sits inside the WS2812 4-bit band
+    /// 3.158…3.763 MHz (−11.6 %, +5.4 %; the top is the measured 1063 ns shortest period) and
+    /// inside SK6812's 2.667…4.444 MHz band for
     /// 1000/1100 symbols. The 2.632…3.077 MHz band is narrower (±7.8 %). No single request
     /// survives the core clock moving by 1.6× on a Pi 3/4 at run time, so the core clock must
     /// still be fixed (`core_freq`, `core_freq_min` in config.txt).

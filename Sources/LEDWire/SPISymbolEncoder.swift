@@ -5,18 +5,19 @@ import RingRender
 ///
 /// The symbols are derived from the clock the controller really produces, not assumed. With
 /// the WS281x default `SymbolTiming.ws2812` windows (T0H 250…380 ns, T1H 650…950 ns, period
-/// 650…1850 ns, every low ≥ 220 ns) and SPI bit time t = 1/f:
+/// 1063…1850 ns, every low ≥ 220 ns) and SPI bit time t = 1/f:
 ///
 /// - 4-bit 1000/1100: T0H = t ∈ 250…380 → f ∈ 2.632…4.000 MHz; T1H = 2t ∈ 650…950 →
-///   f ∈ 2.105…3.077 MHz; period 4t ∈ 650…1850 → f ∈ 2.162…6.154 MHz. Together
+///   f ∈ 2.105…3.077 MHz; period 4t ∈ 1063…1850 → f ∈ 2.162…3.763 MHz. Together
 ///   **2.632…3.077 MHz**.
-/// - 4-bit 1000/1110: T1H = 3t → f ∈ 3.158…4.615 MHz; T1L = t ≥ 220 → f ≤ 4.545 MHz; T0H
-///   caps it at 4.000. Together **3.158…4.000 MHz**. (A 4.6 MHz ceiling would need T0H
-///   down to 217 ns, below both datasheets.)
-/// - 3.077…3.158 MHz fits neither (2t is too short and 3t too long for T1H), and 4.0…5.263 MHz
-///   fits no symbol (t < 250 ns, 2t > 380 ns for T0H).
-/// - 8-bit: T0H = 2t → 5.263…8.000 MHz with T1H = 4t, 5t or 6t; T0H = 3t → 7.895…12 MHz with
-///   T1H = 6t, whose T1L = 2t ≥ 220 ns caps it at 9.091 MHz. Together **5.263…9.091 MHz**.
+/// - 4-bit 1000/1110: T1H = 3t → f ∈ 3.158…4.615 MHz; T1L = t ≥ 220 → f ≤ 4.545 MHz; the
+///   period 4t ≥ 1063 ns caps it at 3.763 MHz. Together **3.158…3.763 MHz**. (3.763…4.000 MHz
+///   fits the datasheet windows but not the measured shortest period, so it is refused.)
+/// - 3.077…3.158 MHz fits neither (2t is too short and 3t too long for T1H), and 3.763…5.263 MHz
+///   fits no symbol.
+/// - 8-bit: T0H = 2t → 5.263…8.000 MHz with T1H = 4t, 5t or 6t, and the period 8t ≥ 1063 ns
+///   caps all of them at 7.526 MHz; T0H = 3t needs f ≥ 7.895 MHz, above that cap. Together
+///   **5.263…7.526 MHz**.
 ///
 /// SK6812 uses its own datasheet windows (`SymbolTiming.sk6812`): 4-bit 2.667…4.545 MHz,
 /// 8-bit 4.324…11.111 MHz (period 8t ≤ 1850 ns; T1H = 5t ≥ 450 ns); see `supportedRangesText`.

@@ -19,15 +19,25 @@ public struct SymbolTiming: Hashable, Sendable {
         self.minimumLow = minimumLow
     }
 
-    /// Windows every WS2812 generation accepts, so one setting drives a strip of unknown vintage.
+    /// High-time windows every WS2812B generation accepts, so one setting drives a strip of
+    /// unknown vintage.
     ///
-    /// - T0H 250…380 ns: classic WS2812 400±150 (250…550) ∩ WS2812B-V5 220…380.
-    /// - T1H 650…950 ns: classic 800±150 (650…950) ∩ V5 580…1000.
-    /// - period 650…1850 ns: the datasheets' TH+TL = 1.25 µs ± 600 ns.
+    /// - T0H 250…380 ns: WS2812B (pre-V5) datasheet 400 ± 150 (250…550) ∩ WS2812B-V5 220…380.
+    /// - T1H 650…950 ns: WS2812B (pre-V5) 800 ± 150 (650…950) ∩ V5 580…1000.
+    /// - period 1063…1850 ns: a WS2812 was measured to drop bits with a period under 1063 ns
+    ///   (cpldcpu, "Understanding the WS2812", 2014), so shorter periods are refused even where the
+    ///   datasheets' 1.25 µs ± 600 ns would allow them; 1850 ns is that tolerance's upper end.
     /// - every low phase ≥ 220 ns (our guard, the shortest high pulse a V5 accepts), so a 1
     ///   never runs into the next bit's rising edge.
+    ///
+    /// The datasheets' low-phase windows (pre-V5 T0L 850 ± 150, T1L 450 ± 150; V5 T0L and T1L
+    /// 580…1000 ns) are not met by any 4-bit scheme: 1000/1110 at 3.57 MHz gives T1L = 280 ns,
+    /// 1000/1100 gives T1L = 2t ≥ 650 ns, and no t makes every low fit with T1H ≥ 650 ns. That is
+    /// safe because the chip samples the line a fixed time after each rising edge and decides on
+    /// the high time alone; a low phase only has to stay under the reset time (stretched lows are
+    /// what every SPI and DMA driver makes) and the whole period above the measured 1063 ns.
     public static let ws2812 = SymbolTiming(zeroHigh: 250...380, oneHigh: 650...950,
-                                            period: 650...1850, minimumLow: 220)
+                                            period: 1063...1850, minimumLow: 220)
 
     /// SK6812 windows from its datasheet: T0H 300±150 ns (150…450), T1H 600±150 ns
     /// (450…750), period 650…1850 ns (our bound, as for WS2812), every low ≥ 220 ns.
@@ -124,7 +134,7 @@ public struct SymbolTiming: Hashable, Sendable {
     }
 
     /// The supported ranges as text, rounded inwards so every printed clock really works:
-    /// "4-bit 2.64–3.07 MHz or 3.16–4.00 MHz, 8-bit 5.27–9.09 MHz".
+    /// "4-bit 2.64–3.07 MHz or 3.16–3.76 MHz, 8-bit 5.27–7.52 MHz".
     public var supportedRangesText: String {
         var parts: [String] = []
         for width in SymbolWidth.allCases {

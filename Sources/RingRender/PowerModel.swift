@@ -40,7 +40,8 @@ public struct PowerModel: Hashable, Sendable {
     /// One strip's measurement, so an estimate for other batches.
     public static let sk6812RGBW = PowerModel(red: 8, green: 8.2, blue: 8, white: 16.2, idle: 0.25)
 
-    /// APA102 (5050): list.awesomeled.xyz gives 19–22 mA per channel (10 mA for the 2020
+    /// APA102 (5050): an estimate from a catalogue, not a datasheet or a measurement —
+    /// list.awesomeled.xyz gives 19–22 mA per channel (10 mA for the 2020
     /// package) and 1.0 mA quiescent; the top of the range is taken. components101 quotes the
     /// datasheet's built-in 20 mA constant-current source.
     public static let apa102 = PowerModel(red: 22, green: 22, blue: 22, idle: 1)

@@ -41,6 +41,9 @@ import Testing
         #expect(cmdline == "console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=65536\n")
         #expect(fm.fileExists(atPath: root + "/etc/systemd/system/ledring.service"))
         #expect(fm.fileExists(atPath: root + "/etc/ledring/config.json"))
+        // /dev/ledsN is root-only on Raspberry Pi OS without this rule.
+        let rule = try String(contentsOfFile: root + "/etc/udev/rules.d/60-ledring-ws2812-pio.rules", encoding: .utf8)
+        #expect(rule.contains("SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\""))
 
         let (again, second) = try runScript(root: root)
         #expect(again == 0)

@@ -235,7 +235,6 @@ import Testing
         try put("/proc/device-tree/model", "Raspberry Pi 4 Model B Rev 1.4\0")
         try put("/boot/firmware/config.txt", "dtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n")
         try put("/sys/module/spidev/parameters/bufsiz", "65536\n")
-        try put("/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
         try put("/etc/group", "root:x:0:\nspi:x:999:pi\ngpio:x:997:pi\n")
         try put("/dev/spidev0.0", "")
         try put("/dev/gpiochip0", "")

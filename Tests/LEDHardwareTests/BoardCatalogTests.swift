@@ -1,6 +1,8 @@
 import Foundation
 import LEDHardware
 import LEDRingTesting
+import LEDWire
+import RingRender
 import Testing
 
 /// The repository's boards/ folder, found from this file so tests need no working directory.
@@ -99,14 +101,72 @@ func boardFileNames() -> [String] {
         ("beaglebone-black", 2_400_000, 2_400_000),  // 48 MHz / 20
         ("beaglebone-black", 3_000_000, 3_000_000),  // 48 MHz / 16
         ("beaglebone-black", 2_500_000, 2_400_000),  // 48 MHz / 19.2 → 20
-        ("orangepi-zero", 2_500_000, 3_000_000),  // 24 MHz / (2·⌊4.8⌋) = 24 / 8: rounds up
+        // spi-sun6i since ed7815db70d1: 24 MHz / (2·⌈⌈24 / f⌉ / 2⌉), never above the request.
+        ("orangepi-zero", 3_600_000, 3_000_000),  // ⌈6.67⌉ = 7 → 8; the old rule gave 24 / 6 = 4 MHz
+        ("orangepi-zero", 2_500_000, 2_400_000),  // ⌈9.6⌉ = 10
+        ("orangepi-zero", 3_000_000, 3_000_000),  // 8 exactly
     ])
     func actualClockPerBoard(id: String, requested: UInt32, expected: UInt32) throws {
         let board = try #require(catalog.board(id: id))
         #expect(board.actualSPIClockHz(requestedHz: requested) == expected)
-        if let actual = board.actualSPIClockHz(requestedHz: requested), board.spiClock.rule != .halfFloorDivider {
+        if let actual = board.actualSPIClockHz(requestedHz: requested) {
             #expect(actual <= requested)
         }
+    }
+
+    @Test func aWS2812FrameForTheOrangePiZeroDecodesAtTheClockItReallyMakes() throws {
+        let board = try #require(catalog.board(id: "orangepi-zero"))
+        let fake = FakeSystemCalls()
+        fake.addDevice("/dev/spidev1.0")
+        let frame: [RGB8] = (0..<24).map { (i: Int) -> RGB8 in
+            let r = UInt8(i * 10), b = UInt8(255 - i * 10)
+            return RGB8(r: r, g: 255, b: b)
+        }
+        let driver = try DriverSettings(kind: .ws2812SPI, ledCount: frame.count, board: board).makeDriver(system: fake)
+        try driver.show(frame)
+        // What spi-sun6i makes of the default 3.6 MHz request from 24 MHz.
+        let real = 24e6 / 8
+        let sent = fake.written(to: "/dev/spidev1.0")
+        let decoded = try SPISymbolDecoder(clockHz: real, colorOrder: .grb,
+                                           thresholdNs: SymbolTiming.ws2812.decisionThresholdNs).decode(sent)
+        #expect(decoded.pixels.map(\.rgb) == frame)
+        let windows = SymbolTiming.ws2812
+        for bit in decoded.bits {
+            #expect((bit.value ? windows.oneHigh : windows.zeroHigh).contains(bit.highNs), "high \(bit.highNs) ns")
+        }
+    }
+
+    @Test func theRockPi4BMOSIIsGPIO1B0AndTheFamilyStringIsNotClaimed() throws {
+        let rock = try #require(catalog.board(id: "rockpi-4b"))
+        #expect(rock.spi.first?.mosi.header == "19")
+        #expect(rock.spi.first?.mosi.name == "GPIO1_B0")
+        #expect(rock.spi.first?.sclk.name == "GPIO1_B1")
+        let fourA = BoardDetector.Identity(compatible: ["radxa,rockpi4a", "radxa,rockpi4", "rockchip,rk3399"],
+                                           model: "Radxa ROCK Pi 4A")
+        #expect(BoardDetector(catalog: catalog, system: FakeSystemCalls()).detect(fourA) == nil)
+    }
+
+    @Test func theBeagleBoneSpidevQuirkNamesTheKernelsItAppliesTo() throws {
+        let bone = try #require(catalog.board(id: "beaglebone-black"))
+        #expect(bone.spi.first?.device == "/dev/spidev0.0")
+        let quirk = try #require(bone.quirks.first { $0.summary.contains("spidev1") })
+        #expect(quirk.summary.contains("4.1–4.14"))
+        #expect(quirk.summary.contains("4.19"))
+    }
+
+    @Test(arguments: ["rpi3b", "rpi4b", "rpi400", "rpi-zero-2w", "beaglebone-black"])
+    func factsConfirmedFromTheirSourcesAreNoLongerUnverified(id: String) throws {
+        let board = try #require(catalog.board(id: id))
+        #expect(board.unverified.isEmpty, "\(board.unverified)")
+    }
+
+    @Test func thePiFiveFactsCarryTheirSources() throws {
+        let pi5 = try #require(catalog.board(id: "rpi5"))
+        #expect(!pi5.unverified.contains { $0.contains("200 MHz") || $0.contains("overlay parameter") || $0.contains("compatible") })
+        #expect(pi5.sources.contains { $0.contains("rp1.dtsi") })
+        #expect(pi5.sources.contains { $0.contains("ws2812-pio-rp1.c") })
+        let orange = try #require(catalog.board(id: "orangepi-zero"))
+        #expect(!orange.unverified.contains { $0.contains("1c20800") })
     }
 
     @Test func clampsToTheDividerLimits() throws {

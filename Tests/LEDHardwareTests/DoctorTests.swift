@@ -19,18 +19,17 @@ func healthyRoot(_ board: String) -> FakeSystemCalls {
     switch board {
     case "rpi5":
         fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\ndtoverlay=ws2812-pio,gpio=18,num_leds=24\n")
-        fake.addDevice("/r/dev/leds0", groupID: 44)
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-rp1\n")
-        fake.addDevice("/r/dev/gpiochip0", groupID: 997)
+        // Group gpio, as the udev rule tools/setup-pi.sh installs makes it.
+        fake.addDevice("/r/dev/leds0", groupID: 997)
+        fake.addLedsPIOOverlay(root: "/r", node: "ws2812_pio@18", numLEDs: 24)
+        fake.addGPIOChip("/r/dev/gpiochip0", label: "pinctrl-rp1", lineCount: 54, groupID: 997)
     case "rpi3b":
         fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\ncore_freq=250\n")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2835\n")
-        fake.addDevice("/r/dev/gpiochip0", groupID: 997)
+        fake.addGPIOChip("/r/dev/gpiochip0", label: "pinctrl-bcm2835", lineCount: 54, groupID: 997)
     default:
         fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\ncore_freq=500 # fixed for SPI\ncore_freq_min=500\n")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip1/label", "raspberrypi-exp-gpio\n")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
-        fake.addDevice("/r/dev/gpiochip0", groupID: 997)
+        fake.addGPIOChip("/r/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58, groupID: 997)
+        fake.addGPIOChip("/r/dev/gpiochip1", label: "raspberrypi-exp-gpio", lineCount: 8, groupID: 997)
     }
     return fake
 }
@@ -51,7 +50,8 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
 
     @Test func piFiveChecksThePIODeviceAndNotTheCoreClock() {
         let names = Doctor.run(root: "/r", system: healthyRoot("rpi5")).checks.map(\.name)
-        #expect(names == ["board", "SPI device", "SPI permission", "spidev bufsiz", "PIO LED device", "PIO LED permission", "GPIO chip"])
+        #expect(names == ["board", "SPI device", "SPI permission", "spidev bufsiz", "PIO LED device", "PIO LED permission",
+                          "PIO LED overlay", "GPIO chip"])
         let pi4 = Doctor.run(root: "/r", system: healthyRoot("rpi4b")).checks.map(\.name)
         #expect(pi4 == ["board", "SPI device", "SPI permission", "spidev bufsiz", "core clock", "GPIO chip"])
     }
@@ -101,8 +101,32 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         let report = Doctor.run(root: "/r", frameSize: 5200, system: healthyRoot("rpi4b"))
         let bufsiz = check(report, "spidev bufsiz")
         #expect(bufsiz?.passed == false)
-        #expect(bufsiz?.detail == "spidev buffer is 4096 bytes but this frame needs 5200")
+        #expect(bufsiz?.detail == "spidev buffer is 4096 bytes but this frame needs 5200 (5248 as spidev counts it)")
         #expect(bufsiz?.fix.contains("spidev.bufsiz=65536") == true)
+    }
+
+    @Test func theBufsizFixNamesTheBoardsOwnBootConfigAndAMultipleOf128() {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/proc/device-tree/compatible", "xunlong,orangepi-zero\0allwinner,sun8i-h2-plus\0")
+        let orange = check(Doctor.run(root: "/r", frameSize: 70_000, system: fake), "spidev bufsiz")
+        #expect(orange?.passed == false)
+        #expect(orange?.fix.contains("extraargs=spidev.bufsiz=131072") == true)
+        #expect(orange?.fix.contains("/boot/armbianEnv.txt") == true)
+        #expect(orange?.fix.contains("options spidev bufsiz=131072") == true)
+        #expect(orange?.fix.contains("cmdline.txt") == false)
+        fake.addFile("/r/proc/device-tree/compatible", "ti,am335x-bone-black\0")
+        let bone = check(Doctor.run(root: "/r", frameSize: 5200, system: fake), "spidev bufsiz")
+        #expect(bone?.fix.contains("`cmdline=` line of /boot/uEnv.txt") == true)
+        #expect(HardwareError.suggestedBufsiz(frameBytes: 200_001) % 128 == 0)
+    }
+
+    @Test func aFrameIsCountedAsSpidevCountsItRoundedUpTo128() {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/sys/module/spidev/parameters/bufsiz", "5000\n")
+        let bufsiz = check(Doctor.run(root: "/r", frameSize: 4995, system: fake), "spidev bufsiz")
+        #expect(bufsiz?.passed == false)
+        #expect(bufsiz?.detail == "spidev buffer is 5000 bytes but this frame needs 4995 (5120 as spidev counts it)")
+        #expect(check(Doctor.run(root: "/r", frameSize: 4864, system: fake), "spidev bufsiz")?.passed == true)
     }
 
     @Test func anUnreadableBufsizFails() {
@@ -118,6 +142,8 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         ("core_freq=250\ncore_freq_min=250\n", true, "fixed at 250 MHz"),
         ("#core_freq_min=500\n", false, "between 200 and 500 MHz"),
         ("force_turbo=1\n", true, "force_turbo=1"),
+        // enable_uart pins the core clock only where the mini UART is the console (Pi 3, Zero 2 W).
+        ("enable_uart=1\n", false, "between 200 and 500 MHz"),
     ])
     func piFourCoreClock(config: String, passes: Bool, detail: String) {
         let fake = healthyRoot("rpi4b")
@@ -126,6 +152,40 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         #expect(core?.passed == passes)
         #expect(core?.detail.contains(detail) == true)
         if !passes { #expect(core?.fix.contains("core_freq=500` and `core_freq_min=500") == true) }
+    }
+
+    @Test(arguments: [
+        ("hdmi_enable_4kp60=1\ncore_freq_min=500\n", false),
+        ("hdmi_enable_4kp60=1\n", false),
+        ("hdmi_enable_4kp60=1\ncore_freq=550\ncore_freq_min=550\n", true),
+    ])
+    func piFourWith4Kp60RaisesTheCoreClock(config: String, passes: Bool) {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/boot/firmware/config.txt", config)
+        let core = check(Doctor.run(root: "/r", system: fake), "core clock")
+        #expect(core?.passed == passes)
+        if !passes {
+            #expect(core?.detail.contains("hdmi_enable_4kp60=1") == true)
+            #expect(core?.detail.contains("550 MHz") == true)
+            #expect(core?.fix.contains("core_freq=550` and `core_freq_min=550") == true)
+        }
+    }
+
+    @Test(arguments: [
+        ("enable_uart=1\n", true),
+        ("enable_uart=1\ndtoverlay=miniuart-bt\n", false),
+        ("enable_uart=1\ndtoverlay=disable-bt\n", false),
+        ("enable_uart=0\n", false),
+    ])
+    func piThreeEnableUARTPinsTheCoreClock(config: String, passes: Bool) {
+        for board in ["rpi3b", "rpi-zero-2w"] {
+            let fake = healthyRoot("rpi3b")
+            if board == "rpi-zero-2w" { fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,model-zero-2-w\0") }
+            fake.addFile("/r/boot/firmware/config.txt", config)
+            let core = check(Doctor.run(root: "/r", system: fake), "core clock")
+            #expect(core?.passed == passes, "\(board): \(core?.line ?? "")")
+            if passes { #expect(core?.detail.contains("fixes the core clock at 250 MHz") == true) }
+        }
     }
 
     @Test func piThreeWithDefaultCoreClockFails() {
@@ -162,9 +222,49 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         #expect(pio?.fix.contains("dtoverlay=ws2812-pio") == true)
     }
 
+    @Test func piFivePIOPermissionNamesTheUdevRuleNotTheVideoGroup() {
+        let fake = healthyRoot("rpi5")
+        fake.addDevice("/r/dev/leds0", groupID: 0)  // root:root, as Raspberry Pi OS leaves it
+        fake.deny("/r/dev/leds0")
+        let permission = check(Doctor.run(root: "/r", system: fake), "PIO LED permission")
+        #expect(permission?.passed == false)
+        #expect(permission?.fix.contains("SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"") == true)
+        #expect(permission?.fix.contains("setup-pi.sh") == true)
+        #expect(permission?.fix.contains("video") == false)
+    }
+
+    @Test(arguments: [
+        (UInt32(0), "6.12.47+rpt-rpi-2712", false, "blanks the strip"),
+        (0, "6.12.56+rpt-rpi-2712", true, "passes values through"),
+        (0, "6.18.1-v8-16k+", true, "passes values through"),
+        (128, "6.12.56+rpt-rpi-2712", false, "level 55"),
+        (255, "6.6.51+rpt-rpi-2712", true, "inverse of the kernel's gamma"),
+    ])
+    func piFivePIOOverlayBrightness(brightness: UInt32, kernel: String, passes: Bool, detail: String) {
+        let fake = healthyRoot("rpi5")
+        fake.addLedsPIOOverlay(root: "/r", node: "ws2812_pio@18", numLEDs: 24, brightness: brightness)
+        fake.addFile("/r/proc/sys/kernel/osrelease", kernel + "\n")
+        let overlay = check(Doctor.run(root: "/r", system: fake), "PIO LED overlay")
+        #expect(overlay?.passed == passes, "\(overlay?.line ?? "")")
+        #expect(overlay?.detail.contains(detail) == true, "\(overlay?.line ?? "")")
+    }
+
+    @Test func gpioLabelsComeFromTheChipInfoIoctlNotSysBus() {
+        let fake = healthyRoot("rpi5")
+        // /sys/bus/gpio/devices/gpiochipN has no label file on a real kernel; one planted here
+        // must not be believed over what the chip itself reports.
+        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-rp1\n")
+        fake.addGPIOChip("/r/dev/gpiochip0", label: "gpio-brcmstb@107d508500", lineCount: 32, groupID: 997)
+        let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
+        #expect(gpio?.passed == false)
+        #expect(fake.calls.contains { if case .gpioChipInfo = $0 { true } else { false } })
+        #expect(!fake.calls.contains { $0 == .readFile(path: "/r/sys/bus/gpio/devices/gpiochip0/label") })
+        #expect(fake.openDescriptors.isEmpty)
+    }
+
     @Test func aGPIOChipWithTheWrongLabelFails() {
         let fake = healthyRoot("rpi5")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
+        fake.addGPIOChip("/r/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58, groupID: 997)
         let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
         #expect(gpio?.passed == false)
         #expect(gpio?.detail.contains("no GPIO chip labelled pinctrl-rp1") == true)
@@ -173,21 +273,22 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
 
     @Test func aRenumberedChipIsFoundByLabel() {
         let fake = healthyRoot("rpi5")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "gpio-brcmstb@107d508500\n")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip4/label", "pinctrl-rp1\n")
-        fake.addDevice("/r/dev/gpiochip4", groupID: 997)
+        fake.addGPIOChip("/r/dev/gpiochip0", label: "gpio-brcmstb@107d508500", lineCount: 32, groupID: 997)
+        fake.addGPIOChip("/r/dev/gpiochip4", label: "pinctrl-rp1", lineCount: 54, groupID: 997)
         let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
         #expect(gpio?.passed == true)
         #expect(gpio?.detail == "pinctrl-rp1 is /dev/gpiochip4 and this user may open it")
     }
 
-    @Test func theLegacySysfsClassIsUsedWhenTheBusHasNoLabels() {
-        let fake = FakeSystemCalls()
-        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,5-model-b\0")
+    @Test func aChipThisUserCannotOpenIsNamedFromTheLegacySysfsClass() {
+        let fake = healthyRoot("rpi5")
+        fake.deny("/r/dev/gpiochip0")
         fake.addFile("/r/sys/class/gpio/gpiochip571/label", "pinctrl-rp1\n")
         fake.addDirectory("/r/sys/class/gpio/gpiochip571/device/gpiochip0")
-        fake.addDevice("/r/dev/gpiochip0")
-        #expect(check(Doctor.run(root: "/r", system: fake), "GPIO chip")?.passed == true)
+        let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
+        #expect(gpio?.passed == false)
+        #expect(gpio?.detail.contains("cannot open /dev/gpiochip0") == true)
+        #expect(gpio?.fix.contains("usermod -aG gpio") == true)
     }
 
     @Test func gpioPermissionDeniedNamesTheGPIOGroup() {
@@ -201,7 +302,8 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
     @Test func aMissingGPIODeviceNodeFails() {
         let fake = FakeSystemCalls()
         fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,4-model-b\0")
-        fake.addFile("/r/sys/bus/gpio/devices/gpiochip0/label", "pinctrl-bcm2711\n")
+        fake.addFile("/r/sys/class/gpio/gpiochip512/label", "pinctrl-bcm2711\n")
+        fake.addDirectory("/r/sys/class/gpio/gpiochip512/device/gpiochip0")
         let gpio = check(Doctor.run(root: "/r", system: fake), "GPIO chip")
         #expect(gpio?.passed == false)
         #expect(gpio?.detail == "/dev/gpiochip0 is missing")

@@ -29,6 +29,26 @@ import Testing
         try transport.close()
     }
 
+    @Test func pwriteWritesAtTheOffsetAndLeavesThePositionAlone() throws {
+        let path = NSTemporaryDirectory() + "ledring-pwrite-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let system = LinuxSystemCalls()
+        let fd = try system.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+        defer { try? system.close(fd) }
+        #expect(try [UInt8]([1, 2, 3, 4]).withUnsafeBytes { try system.write(fd, $0) } == 4)
+        #expect(try [UInt8]([9, 9]).withUnsafeBytes { try system.pwrite(fd, $0, offset: 0) } == 2)
+        // write() continues where the position was (4), untouched by pwrite.
+        #expect(try [UInt8]([5]).withUnsafeBytes { try system.write(fd, $0) } == 1)
+        #expect(try system.readFile(path) == [9, 9, 3, 4, 5])
+    }
+
+    @Test func theChipInfoIoctlOnANonGPIODeviceReportsENOTTY() throws {
+        let system = LinuxSystemCalls()
+        let fd = try system.open("/dev/null", flags: O_RDONLY | O_CLOEXEC, mode: 0)
+        defer { try? system.close(fd) }
+        #expect(throws: Errno(rawValue: ENOTTY)) { _ = try system.gpioChipInfo(fd) }
+    }
+
     @Test func statListAndReadWork() throws {
         let system = LinuxSystemCalls()
         #expect(try system.stat("/dev/null").isCharacterDevice)

@@ -21,12 +21,12 @@ struct ClockCase: CustomTestStringConvertible, Sendable {
                     }
                 }
             }
-            // 250 MHz core / even dividers 84, 72 and 40, 32; Pi 5 RP1 200 MHz / 58.
+            // 250 MHz core / even dividers 84, 72 and 40, 34; Pi 5 RP1 200 MHz / 58.
             cases.append(ClockCase(chip: chip, width: .fourBit, clockHz: 250e6 / 84))
             cases.append(ClockCase(chip: chip, width: .fourBit, clockHz: 250e6 / 72))
             cases.append(ClockCase(chip: chip, width: .fourBit, clockHz: 200e6 / 58))
             cases.append(ClockCase(chip: chip, width: .eightBit, clockHz: 250e6 / 40))
-            cases.append(ClockCase(chip: chip, width: .eightBit, clockHz: 250e6 / 32))
+            cases.append(ClockCase(chip: chip, width: .eightBit, clockHz: 250e6 / 34))
         }
         return cases
     }()
@@ -46,10 +46,36 @@ struct SPISymbolEncoderTests {
         #expect(near(four[0].lowerBound, 1e9 / 380))       // T0H = t ≤ 380 ns
         #expect(near(four[0].upperBound, 2e9 / 650))       // T1H = 2t ≥ 650 ns
         #expect(near(four[1].lowerBound, 3e9 / 950))       // T1H = 3t ≤ 950 ns
-        #expect(near(four[1].upperBound, 1e9 / 250))       // T0H = t ≥ 250 ns
+        #expect(near(four[1].upperBound, 4e9 / 1063))      // period 4t ≥ 1063 ns (measured)
         #expect(near(eight[0].lowerBound, 2e9 / 380))      // T0H = 2t ≤ 380 ns
-        #expect(near(eight[0].upperBound, 2e9 / 220))      // T1L = 2t ≥ 220 ns with T1H = 6t
-        #expect(timing.supportedRangesText == "4-bit 2.64–3.07 MHz or 3.16–4.00 MHz, 8-bit 5.27–9.09 MHz")
+        #expect(near(eight[0].upperBound, 8e9 / 1063))     // period 8t ≥ 1063 ns (measured)
+        #expect(timing.supportedRangesText == "4-bit 2.64–3.07 MHz or 3.16–3.76 MHz, 8-bit 5.27–7.52 MHz")
+    }
+
+    @Test("clocks the datasheet windows allow but the measured 1063 ns shortest period does not are refused",
+          arguments: [3.8e6, 3.95e6, 4.0e6, 7.6e6, 8.0e6, 9.0e6])
+    func refusesBelowTheMeasuredPeriod(clock: Double) {
+        #expect(SymbolTiming.ws2812.period.lowerBound == 1063)
+        #expect(throws: WireError.self) { _ = try SPISymbolEncoder(chip: .ws2812b, clockHz: clock) }
+    }
+
+    @Test("spidev's default 4096 bytes hold 320 RGB LEDs at the Pi's 3.57 MHz (not 280), about 250 SK6812 RGBW")
+    func defaultBufsizHolds320LEDs() throws {
+        let clock = 25e6 / 7
+        let ws = try SPISymbolEncoder(chip: .ws2812b, clockHz: clock)
+        #expect(ws.latchBytes == 125 && ws.leadingZeroBytes == 125)
+        #expect(ws.encodedLength(ledCount: 320) <= 4096)
+        #expect(ws.encodedLength(ledCount: 321) > 4096)
+        let rgbw = try SPISymbolEncoder(chip: .sk6812rgbw, clockHz: clock)
+        #expect(rgbw.encodedLength(ledCount: 251) <= 4096)
+        #expect(rgbw.encodedLength(ledCount: 252) > 4096)
+    }
+
+    @Test("latch times: 280 µs for WS2812(B) so V5 parts latch, 300 µs for WS2813, 80 µs for SK6812")
+    func latchTimes() {
+        #expect(ClocklessChip.ws2812b.defaultResetMicroseconds == 280)
+        #expect(ClocklessChip.ws2813.defaultResetMicroseconds == 300)
+        #expect(ClocklessChip.sk6812.defaultResetMicroseconds == 80)
     }
 
     @Test("every decoded bit sits inside the windows", arguments: ClockCase.all)
@@ -95,7 +121,7 @@ struct SPISymbolEncoderTests {
         } throws: { error in
             guard let wire = error as? WireError else { return false }
             return wire.kind == .unsupportedClock && wire.message.contains("2.64–3.07 MHz")
-                && wire.message.contains("5.27–9.09 MHz")
+                && wire.message.contains("5.27–7.52 MHz")
         }
     }
 
@@ -174,7 +200,7 @@ struct SPISymbolEncoderTests {
     }
 
     @Test("latch and leading low last at least the reset time at the actual clock",
-          arguments: [(ClocklessChip.ws2812b, 250e6 / 84), (.ws2813, 3.9e6), (.sk6812, 2.7e6), (.sk6812rgbw, 8.5e6)])
+          arguments: [(ClocklessChip.ws2812b, 250e6 / 84), (.ws2813, 3.7e6), (.sk6812, 2.7e6), (.sk6812rgbw, 8.5e6)])
     func latchLength(chip: ClocklessChip, clock: Double) throws {
         for reset in [nil, 50.0, 300.0] as [Double?] {
             let encoder = try SPISymbolEncoder(chip: chip, clockHz: clock, resetMicroseconds: reset)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <linux/spi/spidev.h>
+#include <linux/gpio.h>
 
 /// The request number for SPI_IOC_WR_MODE (set SPI mode, one byte).
 static inline unsigned long cspidev_req_wr_mode(void) { return SPI_IOC_WR_MODE; }
@@ -48,5 +49,21 @@ static inline int cspidev_transfer(int fd, const void *tx, uint32_t length, uint
     transfer.speed_hz = speed_hz;
     transfer.bits_per_word = bits_per_word;
     return ioctl(fd, SPI_IOC_MESSAGE(1), &transfer);
+}
+
+/// GPIO_GET_CHIPINFO_IOCTL on a /dev/gpiochipN descriptor (include/uapi/linux/gpio.h, the call
+/// libgpiod's gpiod_chip_get_info and `gpiodetect` make): copies the chip's name and label
+/// (each up to 32 bytes plus NUL, so both buffers must hold 33) and its line count.
+static inline int cspidev_gpio_chip_info(int fd, char *name, char *label, uint32_t *lines) {
+    struct gpiochip_info info;
+    memset(&info, 0, sizeof info);
+    int result = ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info);
+    if (result < 0) return result;
+    memcpy(name, info.name, sizeof info.name);
+    name[sizeof info.name] = 0;
+    memcpy(label, info.label, sizeof info.label);
+    label[sizeof info.label] = 0;
+    *lines = info.lines;
+    return result;
 }
 #endif

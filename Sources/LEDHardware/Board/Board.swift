@@ -70,6 +70,13 @@ public struct Board: Decodable, Hashable, Sendable {
         public var defaultMinMHz: Int
         /// The value to fix both to, in MHz.
         public var recommendedMHz: Int
+        /// Where `enable_uart=1` fixes the core clock, in MHz, on boards whose primary UART is the
+        /// mini UART (Pi 3, Zero 2 W: 250; raspberrypi/documentation `uart.adoc`), unless
+        /// Bluetooth is moved off the PL011 by `miniuart-bt` or `disable-bt`.
+        public var enableUARTFixesAtMHz: Int?
+        /// The core clock's maximum with `hdmi_enable_4kp60=1`, in MHz (Pi 4 family: 550;
+        /// raspberrypi/documentation `overclocking.adoc`).
+        public var hdmi4kp60MaxMHz: Int?
     }
 
     /// A PIO-driven LED output such as the Pi 5's `/dev/leds0`.

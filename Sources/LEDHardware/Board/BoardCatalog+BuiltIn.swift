@@ -51,8 +51,8 @@ extension BoardCatalog {
           },
           "quirks": [
             {
-              "summary": "Older (4.x kernel) images name SPI0 /dev/spidev1.0 and SPI1 /dev/spidev2.0.",
-              "fix": "pass --device /dev/spidev1.0 on those images"
+              "summary": "Only BeagleBoard.org kernels 4.1–4.14 name SPI0 /dev/spidev1.x and SPI1 /dev/spidev2.x (1-based); mainline and BeagleBoard.org kernels 4.19 and later use /dev/spidev0.x and /dev/spidev1.x.",
+              "fix": "on a 4.1–4.14 image pass --device /dev/spidev1.0"
             },
             {
               "summary": "The P9 pins must be muxed to SPI before use.",
@@ -63,13 +63,11 @@ extension BoardCatalog {
             "https://gist.github.com/pdp7/308f2e3019ab48939a1012fe593e433b (P9_18 SPI0_D1 / P9_21 SPI0_D0, config-pin, /dev/spidev1.0 on 4.4)",
             "https://github.com/adafruit/Adafruit_Blinka/pull/46 (P9_17 CS0, P9_18 MOSI, P9_21 MISO, P9_22 SCLK)",
             "https://pastebin.com/bH6urEAW (uboot_overlay_addr4=/lib/firmware/BB-SPIDEV0-00A0.dtbo)",
-            "Linux drivers/spi/spi-omap2-mcspi.c (OMAP2_MCSPI_MAX_FREQ 48 MHz, integer divider with CLKG)"
+            "Linux drivers/spi/spi-omap2-mcspi.c (OMAP2_MCSPI_MAX_FREQ 48 MHz, integer divider with CLKG)",
+            "Linux arch/arm/boot/dts/ti/omap/am335x-boneblack.dts (model \"TI AM335x BeagleBone Black\", compatible ti,am335x-bone-black)",
+            "Linux drivers/gpio/gpio-omap.c (labels \"gpio-%d-%d\": gpio-0-31 … gpio-96-127)"
           ],
-          "unverified": [
-            "/dev/spidev0.0 naming on 5.x+ images recalled, not checked",
-            "GPIO chip labels gpio-0-31.. are BeagleBoard kernel labels recalled, not checked",
-            "compatible ti,am335x-bone-black and model string recalled from am335x-boneblack.dts"
-          ]
+          "unverified": []
         }
 
         """#,
@@ -108,12 +106,12 @@ extension BoardCatalog {
             }
           ],
           "spiClock": {
-            "rule": "halfFloorDivider",
+            "rule": "evenDivider",
             "sourceHz": 24000000,
             "sourceMinHz": 24000000,
             "minDivider": 2,
             "maxDivider": 512,
-            "note": "spi-sun6i uses clock = mclk / (2 * floor(mclk / (2 * requested))) for the CDR2 divider, which can round UP; mclk is the 24 MHz oscillator unless a request above 12 MHz raises it"
+            "note": "spi-sun6i since ed7815db70d1 (Linux 5.8, backported to 4.19): div_cdr1 = DIV_ROUND_UP(mclk, f), div_cdr2 = DIV_ROUND_UP(div_cdr1, 2), clock = mclk / (2 * div_cdr2), an even divider that never exceeds the request (CDR2 up to 256, so dividers up to 512); mclk is the 24 MHz oscillator unless a request above 12 MHz raises it"
           },
           "quirks": [
             {
@@ -121,19 +119,20 @@ extension BoardCatalog {
               "fix": "set `param_spidev_spi_bus=1` in /boot/armbianEnv.txt; without it no /dev/spidev node appears"
             },
             {
-              "summary": "The divider rounds the clock up as well as down, so the clock can be faster than requested.",
-              "fix": "request a clock that divides 24 MHz evenly (2.4 MHz = 24/10, 3 MHz = 24/8)"
+              "summary": "The SPI clock is 24 MHz divided by an even number, rounded down: 3.6 MHz requested gives 3.0 MHz (24 / 8).",
+              "fix": "nothing to do: ledring builds its WS2812 symbols for the 3.0 MHz the controller makes (the 1000/1100 band, 2.64–3.07 MHz); request 3 MHz or 2.4 MHz to get exactly that"
             }
           ],
           "sources": [
             "https://forum.armbian.com/topic/3772-how-to-enable-hardware-spi/ (overlays=spi-spidev, param_spidev_spi_bus on orangepizero)",
             "https://forum.armbian.com/topic/18824-spi-communication-nonfunctional-no-data-received/ (Orange Pi Zero, spi-spidev overlay)",
-            "Linux drivers/spi/spi-sun6i.c (CDR2 divider rule)"
+            "Linux drivers/spi/spi-sun6i.c, commit ed7815db70d1 (even CDR2 divider rounded so the clock never exceeds the request)",
+            "Linux arch/arm/boot/dts/allwinner/sun8i-h2-plus-orangepi-zero.dts (compatible xunlong,orangepi-zero)",
+            "Linux drivers/pinctrl/sunxi (GPIO chip label 1c20800.pinctrl for PA…, 1f02c00.pinctrl for PL…)"
           ],
           "unverified": [
             "header pins 19/23 = PA15/PA14 recalled from the Orange Pi Zero pinout, not re-read",
             "spi-sun6i mclk default of 24 MHz is recalled, not checked on hardware",
-            "GPIO chip label 1c20800.pinctrl is the H3 pin controller's node name, assumed as the label",
             "the model prefix also matches an Orange Pi Zero Plus when its compatible string is unknown"
           ]
         }
@@ -145,11 +144,10 @@ extension BoardCatalog {
           "displayName": "Radxa ROCK Pi 4B (RK3399)",
           "match": {
             "compatible": [
-              "radxa,rockpi4b",
-              "radxa,rockpi4"
+              "radxa,rockpi4b"
             ],
             "modelPrefixes": [
-              "Radxa ROCK Pi 4"
+              "Radxa ROCK Pi 4B"
             ]
           },
           "configFiles": [
@@ -166,7 +164,7 @@ extension BoardCatalog {
               "chipSelect": 0,
               "mosi": {
                 "header": "19",
-                "name": "GPIO1_A7"
+                "name": "GPIO1_B0"
               },
               "sclk": {
                 "header": "23",
@@ -187,17 +185,22 @@ extension BoardCatalog {
             {
               "summary": "Rockchip boards spread the header over several GPIO banks (gpio0..gpio4), each its own chip.",
               "fix": "look chips up by label (gpiodetect); MOSI/SCLK of SPI1 are on bank gpio1"
+            },
+            {
+              "summary": "`radxa,rockpi4` is a family string shared by the ROCK Pi 4A, 4B and 4C, so it is not used to recognise this board.",
+              "fix": "on a 4A or 4C pass `--board rockpi-4b` only after checking that board's pinout; the 4B+ is recognised by its model name"
             }
           ],
           "sources": [
             "https://lorenz.brun.one/spi-on-rock64/ (Rockchip SBCs need a device-tree overlay to expose spidev)",
-            "Linux drivers/spi/spi-rockchip.c (clk_div = (DIV_ROUND_UP(freq, speed) + 1) & 0xfffe)"
+            "Linux drivers/spi/spi-rockchip.c (clk_div = (DIV_ROUND_UP(freq, speed) + 1) & 0xfffe)",
+            "Linux arch/arm64/boot/dts/rockchip/rk3399-base.dtsi (spi1_tx <1 RK_PB0 2> = GPIO1_B0 MOSI, spi1_rx <1 RK_PA7 2> = GPIO1_A7 MISO, spi1_clk GPIO1_B1)",
+            "Linux arch/arm64/boot/dts/rockchip/rk3399-rock-pi-4b.dts (model \"Radxa ROCK Pi 4B\", compatible radxa,rockpi4b then the family string radxa,rockpi4)",
+            "Linux drivers/gpio/gpio-rockchip.c (each GPIO bank is a chip labelled with its node name, gpio0…gpio4)"
           ],
           "unverified": [
-            "header pin mapping and GPIO names recalled from Radxa's ROCK Pi 4 pinout, not re-read",
-            "compatible strings recalled from rk3399-rock-pi-4b.dts, not re-read",
-            "GPIO chip label `gpio1` assumed from the bank node name",
-            "Radxa hw_intfc.conf overlay name not checked"
+            "Radxa hw_intfc.conf overlay name not checked",
+            "the model prefix also matches a ROCK Pi 4B+ (same header) when its compatible string is not known"
           ]
         }
 
@@ -264,12 +267,17 @@ extension BoardCatalog {
             "minKey": "core_freq_min",
             "defaultMHz": 500,
             "defaultMinMHz": 200,
-            "recommendedMHz": 500
+            "recommendedMHz": 500,
+            "hdmi4kp60MaxMHz": 550
           },
           "quirks": [
             {
               "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (200 MHz) and core_freq (500 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 2.5x and WS2812 timing breaks.",
               "fix": "add `core_freq=500` and `core_freq_min=500` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`hdmi_enable_4kp60=1` raises the core clock's maximum from 500 to 550 MHz, so with the core clock left free the SPI clock moves between 200 and 550 MHz worth of divider.",
+              "fix": "remove `hdmi_enable_4kp60=1`, or fix both `core_freq` and `core_freq_min` to 550 in /boot/firmware/config.txt"
             },
             {
               "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
@@ -285,10 +293,12 @@ extension BoardCatalog {
             "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
             "https://github.com/raspberrypi/documentation/pull/2436 (config.txt core_freq defaults per model)",
             "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
-            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv"
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2711-rpi-cm4.dts (compatible string)",
+            "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 500, core_freq_min 200; 550 with hdmi_enable_4kp60)",
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
           ],
           "unverified": [
-            "device-tree compatible string recalled from bcm2711-rpi-cm4.dts, not re-read",
             "MOSI idle level on CM4 carriers is from user reports, not measured"
           ]
         }
@@ -356,12 +366,17 @@ extension BoardCatalog {
             "minKey": "core_freq_min",
             "defaultMHz": 400,
             "defaultMinMHz": 250,
-            "recommendedMHz": 250
+            "recommendedMHz": 250,
+            "enableUARTFixesAtMHz": 250
           },
           "quirks": [
             {
               "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (250 MHz) and core_freq (400 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 1.6x and WS2812 timing breaks.",
               "fix": "add `core_freq=250` and `core_freq_min=250` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`enable_uart=1` fixes the core clock at 250 MHz (the mini UART's baud rate follows it) unless Bluetooth is moved off the PL011 with `dtoverlay=miniuart-bt` or `disable-bt`; that also keeps the SPI clock still.",
+              "fix": "`enable_uart=1` without those overlays is as good as `core_freq=250` plus `core_freq_min=250`"
             },
             {
               "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
@@ -373,12 +388,13 @@ extension BoardCatalog {
             "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
             "https://github.com/raspberrypi/documentation/pull/2436 (config.txt core_freq defaults per model)",
             "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
-            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv"
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2710-rpi-zero-2-w.dts (compatible strings)",
+            "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 400, core_freq_min 250 on Pi 3 / Zero 2 W)",
+            "raspberrypi/documentation configuration/uart.adoc (enable_uart=1 fixes the core clock at 250 MHz)",
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
           ],
-          "unverified": [
-            "core_freq_min default of 250 MHz taken from the Pi 3 family (same BCM2710 SoC); the documentation table only gave core_freq=400",
-            "device-tree compatible string recalled from the Raspberry Pi kernel's bcm2710-rpi-zero-2-w.dts, not re-read"
-          ]
+          "unverified": []
         }
 
         """#,
@@ -445,12 +461,17 @@ extension BoardCatalog {
             "minKey": "core_freq_min",
             "defaultMHz": 400,
             "defaultMinMHz": 250,
-            "recommendedMHz": 250
+            "recommendedMHz": 250,
+            "enableUARTFixesAtMHz": 250
           },
           "quirks": [
             {
               "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (250 MHz) and core_freq (400 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 1.6x and WS2812 timing breaks.",
               "fix": "add `core_freq=250` and `core_freq_min=250` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`enable_uart=1` fixes the core clock at 250 MHz (the mini UART's baud rate follows it) unless Bluetooth is moved off the PL011 with `dtoverlay=miniuart-bt` or `disable-bt`; that also keeps the SPI clock still.",
+              "fix": "`enable_uart=1` without those overlays is as good as `core_freq=250` plus `core_freq_min=250`"
             },
             {
               "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
@@ -462,11 +483,13 @@ extension BoardCatalog {
             "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
             "https://github.com/raspberrypi/documentation/pull/2436 (config.txt core_freq defaults per model)",
             "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
-            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv"
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2710-rpi-3-b.dts and bcm2710-rpi-3-b-plus.dts (compatible strings)",
+            "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 400, core_freq_min 250 on Pi 3 / Zero 2 W)",
+            "raspberrypi/documentation configuration/uart.adoc (enable_uart=1 fixes the core clock at 250 MHz)",
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
           ],
-          "unverified": [
-            "device-tree compatible strings recalled from the Raspberry Pi kernel's bcm2710-rpi-3-b(-plus).dts, not re-read"
-          ]
+          "unverified": []
         }
 
         """#,
@@ -532,12 +555,17 @@ extension BoardCatalog {
             "minKey": "core_freq_min",
             "defaultMHz": 500,
             "defaultMinMHz": 200,
-            "recommendedMHz": 500
+            "recommendedMHz": 500,
+            "hdmi4kp60MaxMHz": 550
           },
           "quirks": [
             {
               "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (200 MHz) and core_freq (500 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 2.5x and WS2812 timing breaks.",
               "fix": "add `core_freq=500` and `core_freq_min=500` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`hdmi_enable_4kp60=1` raises the core clock's maximum from 500 to 550 MHz, so with the core clock left free the SPI clock moves between 200 and 550 MHz worth of divider.",
+              "fix": "remove `hdmi_enable_4kp60=1`, or fix both `core_freq` and `core_freq_min` to 550 in /boot/firmware/config.txt"
             },
             {
               "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
@@ -549,11 +577,12 @@ extension BoardCatalog {
             "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
             "https://github.com/raspberrypi/documentation/pull/2436 (config.txt core_freq defaults per model)",
             "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
-            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv"
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2711-rpi-400.dts (compatible string)",
+            "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 500, core_freq_min 200; 550 with hdmi_enable_4kp60)",
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
           ],
-          "unverified": [
-            "device-tree compatible string recalled from bcm2711-rpi-400.dts, not re-read"
-          ]
+          "unverified": []
         }
 
         """#,
@@ -619,12 +648,17 @@ extension BoardCatalog {
             "minKey": "core_freq_min",
             "defaultMHz": 500,
             "defaultMinMHz": 200,
-            "recommendedMHz": 500
+            "recommendedMHz": 500,
+            "hdmi4kp60MaxMHz": 550
           },
           "quirks": [
             {
               "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (200 MHz) and core_freq (500 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 2.5x and WS2812 timing breaks.",
               "fix": "add `core_freq=500` and `core_freq_min=500` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`hdmi_enable_4kp60=1` raises the core clock's maximum from 500 to 550 MHz, so with the core clock left free the SPI clock moves between 200 and 550 MHz worth of divider.",
+              "fix": "remove `hdmi_enable_4kp60=1`, or fix both `core_freq` and `core_freq_min` to 550 in /boot/firmware/config.txt"
             },
             {
               "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
@@ -636,11 +670,12 @@ extension BoardCatalog {
             "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
             "https://github.com/raspberrypi/documentation/pull/2436 (config.txt core_freq defaults per model)",
             "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
-            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv"
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2711-rpi-4-b.dts (compatible string)",
+            "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 500, core_freq_min 200; 550 with hdmi_enable_4kp60)",
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
           ],
-          "unverified": [
-            "device-tree compatible string recalled from bcm2711-rpi-4-b.dts, not re-read"
-          ]
+          "unverified": []
         }
 
         """#,
@@ -708,11 +743,19 @@ extension BoardCatalog {
           "quirks": [
             {
               "summary": "Kernel 6.6.45 renumbered the GPIO chips: the header moved from gpiochip4 to gpiochip0, breaking code that opens a chip by number.",
-              "fix": "find the chip by its label `pinctrl-rp1` (gpiodetect, /sys/bus/gpio/devices/*/label), never by number"
+              "fix": "find the chip by its label `pinctrl-rp1` (gpiodetect and libgpiod read it with the GPIO_GET_CHIPINFO ioctl), never by number"
             },
             {
               "summary": "The PIO driver (/dev/ledsN) times WS2812 bits in hardware and is the better output on a Pi 5; SPI still works.",
               "fix": "add `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` to /boot/firmware/config.txt, reboot, and use the /dev/leds0 output"
+            },
+            {
+              "summary": "The ws2812-pio driver writes at the file position and gamma-corrects every channel (brightness 1–255; brightness 0 passes values through only on kernels after 6.12.55 and blanks the strip on older ones).",
+              "fix": "use `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` with the default brightness; ledring writes every frame at offset 0 and sends levels through the inverse of the kernel's gamma"
+            },
+            {
+              "summary": "/dev/ledsN is root:root 0600 on Raspberry Pi OS: no udev rule covers the class ws2812-pio-rp1.",
+              "fix": "run `sudo tools/setup-pi.sh` (installs `SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`) and add the user to `gpio`"
             },
             {
               "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
@@ -720,15 +763,15 @@ extension BoardCatalog {
             }
           ],
           "sources": [
-            "https://github.com/raspberrypi/linux/issues/3381 (context: on Pi <= 4 SPI follows the core clock)",
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/rp1.dtsi (RP1_CLK_SYS assigned 200 MHz)",
             "Linux drivers/spi/spi-dw-core.c: clk_div = (DIV_ROUND_UP(max_freq, speed) + 1) & 0xfffe",
-            "/work/shared/DESIGN.md (ws2812-pio overlay gives /dev/ledsN, 4 bytes per LED; chips found by label)"
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/bcm2712-rpi-5-b.dts (compatible raspberrypi,5-model-b)",
+            "raspberrypi/linux arch/arm/boot/dts/overlays/ws2812-pio-overlay.dts (parameters brightness, dev_name, gpio, num_leds, rgbw)",
+            "raspberrypi/linux drivers/misc/ws2812-pio-rp1.c (4 bytes per LED, file position, gamma, one-byte brightness write)",
+            "raspberrypi/linux drivers/pinctrl/pinctrl-rp1.c (GPIO chip label pinctrl-rp1)"
           ],
           "unverified": [
-            "RP1 SPI source clock of 200 MHz is recalled from the RP1 clock tree, not found in a searched source",
-            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis",
-            "the ws2812-pio overlay parameter names are as given in the project brief",
-            "device-tree compatible string recalled from bcm2712-rpi-5-b.dts, not re-read"
+            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis"
           ]
         }
 

@@ -2,14 +2,14 @@
 public struct SPIClock: Decodable, Hashable, Sendable {
     /// How the controller's driver turns a requested clock into a divider.
     public enum DividerRule: String, Decodable, Hashable, Sendable {
-        /// BCM283x / DesignWare / Rockchip: divider = ceil(source / requested), rounded up to
-        /// even, so the clock never exceeds the request (250 MHz, 3 MHz → 84 → 2.976 MHz).
+        /// BCM283x (`spi-bcm2835.c`), DesignWare (`spi-dw-core.c`), Rockchip
+        /// (`spi-rockchip.c`) and Allwinner sun6i since Linux 5.8 / 4.19-stable (`spi-sun6i.c`,
+        /// commit ed7815db70d1): divider = ceil(source / requested), rounded up to even, so the
+        /// clock never exceeds the request (250 MHz, 3 MHz → 84 → 2.976 MHz; 24 MHz, 3.6 MHz →
+        /// 8 → 3.0 MHz).
         case evenDivider
-        /// OMAP McSPI: divider = ceil(source / requested), any integer.
+        /// OMAP McSPI (`spi-omap2-mcspi.c`): divider = ceil(source / requested), any integer.
         case integerDivider
-        /// Allwinner sun6i CDR2: divider = 2 * floor(source / (2 * requested)), which can
-        /// round the clock up.
-        case halfFloorDivider
     }
 
     /// The divider rule.
@@ -36,8 +36,6 @@ public struct SPIClock: Decodable, Hashable, Sendable {
             divider += divider % 2
         case .integerDivider:
             divider = (source64 + request - 1) / request
-        case .halfFloorDivider:
-            divider = 2 * max(1, source64 / (2 * request))
         }
         return UInt32(min(max(divider, UInt64(minDivider)), UInt64(maxDivider)))
     }

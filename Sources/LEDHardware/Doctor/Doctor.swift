@@ -1,4 +1,5 @@
 import Glibc
+import LEDWire
 
 /// `ledring doctor`: checks the machine for everything the LED outputs need, as a pure
 /// function of a root directory (`--root DIR`), so every failure is testable on a fake root.
@@ -41,7 +42,7 @@ public enum Doctor {
             checks.append(permissionCheck(
                 name: "SPI permission", device: device, defaultGroup: "spi", root: root, system: system))
         }
-        checks.append(bufsizCheck(frameSize: frameSize, root: root, system: system))
+        checks.append(bufsizCheck(frameSize: frameSize, board: board, root: root, system: system))
         if let board, let core = board.coreClock {
             checks.append(coreClockCheck(board: board, core: core, root: root, system: system))
         }
@@ -50,8 +51,8 @@ public enum Doctor {
                 name: "PIO LED device", device: pio.device, root: root, system: system,
                 missingFix: "add `\(pio.overlay)` to \(board.primaryConfigFile) and reboot", into: &checks)
             if present {
-                checks.append(permissionCheck(
-                    name: "PIO LED permission", device: pio.device, defaultGroup: "video", root: root, system: system))
+                checks.append(ledsPermissionCheck(device: pio.device, root: root, system: system))
+                checks.append(ledsOverlayCheck(device: pio.device, board: board, root: root, system: system))
             }
         }
         if let board {
@@ -113,7 +114,64 @@ public enum Doctor {
         }
     }
 
-    static func bufsizCheck(frameSize: Int?, root: String, system: RetryingSystemCalls) -> DoctorCheck {
+    /// `/dev/ledsN` access: Raspberry Pi OS ships no udev rule for the class `ws2812-pio-rp1`, so
+    /// the node is root:root 0600 until `tools/setup-pi.sh` installs one giving it to `gpio`.
+    static func ledsPermissionCheck(device: String, root: String, system: RetryingSystemCalls) -> DoctorCheck {
+        let check = permissionCheck(name: "PIO LED permission", device: device, defaultGroup: "gpio", root: root, system: system)
+        guard !check.passed else { return check }
+        let path = RootPath.join(root, device)
+        let group = (try? system.stat(path)).flatMap { groupName(id: $0.groupID, root: root, system: system) }
+        guard group == nil || group == "root" else { return check }
+        return DoctorCheck(name: check.name, passed: false, detail: check.detail, fix: HardwareError.ledsGroupFix(device))
+    }
+
+    /// The ws2812-pio overlay's brightness: the kernel gamma-corrects at 1…255, which ledring
+    /// compensates; 0 passes values through only on kernels after 6.12.55 and blanks the strip on
+    /// older ones (rpi/linux PR #7110, `ws2812_apply_gamma`); below 255 it caps every channel.
+    static func ledsOverlayCheck(device: String, board: Board, root: String, system: RetryingSystemCalls) -> DoctorCheck {
+        let name = "PIO LED overlay"
+        guard let overlay = LedsPIOOverlay.find(device: device, root: root, system: system) else {
+            return DoctorCheck(
+                name: name, passed: false,
+                detail: "no single ws2812_pio@* node in /proc/device-tree makes \(device)",
+                fix: "keep one `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` line per strip in \(board.primaryConfigFile), "
+                    + "give extra ones their own dev_name=, and reboot")
+        }
+        let summary = "\(overlay.numLEDs) LEDs\(overlay.rgbw ? " RGBW" : ""), brightness \(overlay.brightness) (\(overlay.node))"
+        switch overlay.brightness {
+        case 255:
+            return DoctorCheck(name: name, passed: true, detail: summary + "; ledring sends levels through the inverse of the kernel's gamma")
+        case 0:
+            let release = (try? system.readFile(RootPath.join(root, "/proc/sys/kernel/osrelease")))
+                .map { String(decoding: $0, as: UTF8.self).trimmingSuffixWhitespace() }
+            if let release, let version = kernelVersion(release), version <= (6, 12, 55) {
+                return DoctorCheck(
+                    name: name, passed: false,
+                    detail: summary + "; kernel \(release) gamma-corrects at brightness 0 too, which blanks the strip "
+                        + "(the pass-through came after 6.12.55)",
+                    fix: "remove `brightness=0` from the ws2812-pio line in \(board.primaryConfigFile) and reboot "
+                        + "(ledring compensates the kernel's gamma at 255), or update the kernel (`sudo apt full-upgrade`)")
+            }
+            return DoctorCheck(name: name, passed: true, detail: summary + "; brightness 0 passes values through on kernel \(release ?? "unknown")")
+        default:
+            let ceiling = Ws2812PioGamma.table[Int(overlay.brightness)]
+            return DoctorCheck(
+                name: name, passed: false,
+                detail: summary + "; the kernel scales every channel by \(overlay.brightness)/255 before its gamma, "
+                    + "so no LED gets above level \(ceiling) and the light cannot match the SPI output",
+                fix: "remove `brightness=\(overlay.brightness)` from the ws2812-pio line in \(board.primaryConfigFile) and reboot; "
+                    + "dim with ledring's --brightness instead, which keeps every level")
+        }
+    }
+
+    /// "6.12.47+rpt-rpi-2712" → (6, 12, 47).
+    static func kernelVersion(_ release: String) -> (Int, Int, Int)? {
+        let numbers = release.prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap { Int($0) }
+        guard numbers.count >= 2 else { return nil }
+        return (numbers[0], numbers[1], numbers.count > 2 ? numbers[2] : 0)
+    }
+
+    static func bufsizCheck(frameSize: Int?, board: Board?, root: String, system: RetryingSystemCalls) -> DoctorCheck {
         let path = "/" + SPIDevTransport.bufsizPath
         let bufsiz: Int
         do {
@@ -132,26 +190,31 @@ public enum Doctor {
         guard let frameSize else {
             return DoctorCheck(name: "spidev bufsiz", passed: true, detail: "spidev sends up to \(bufsiz) bytes per transfer")
         }
-        if frameSize <= bufsiz {
+        // spidev counts the frame rounded up to the DMA alignment (drivers/spi/spidev.c).
+        let counted = HardwareError.spidevAligned(frameSize)
+        if counted <= bufsiz {
             return DoctorCheck(
                 name: "spidev bufsiz", passed: true, detail: "a \(frameSize)-byte frame fits spidev's \(bufsiz)-byte buffer")
         }
+        let aligned = counted == frameSize ? "" : " (\(counted) as spidev counts it)"
         return DoctorCheck(
             name: "spidev bufsiz", passed: false,
-            detail: "spidev buffer is \(bufsiz) bytes but this frame needs \(frameSize)", fix: HardwareError.bufsizFix)
+            detail: "spidev buffer is \(bufsiz) bytes but this frame needs \(frameSize)\(aligned)",
+            fix: HardwareError.bufsizFix(frameBytes: frameSize, board: board))
     }
 
     static func coreClockCheck(board: Board, core: Board.CoreClock, root: String, system: RetryingSystemCalls) -> DoctorCheck {
         let fixText = "add `\(core.key)=\(core.recommendedMHz)` and `\(core.minKey)=\(core.recommendedMHz)` to "
             + "\(board.primaryConfigFile) and reboot, so the SPI clock cannot move"
-        var found: (path: String, settings: [String: String])?
+        var found: (path: String, settings: [String: String], overlays: [String])?
         for file in board.configFiles {
             if let bytes = try? system.readFile(RootPath.join(root, file)) {
-                found = (file, parseConfig(String(decoding: bytes, as: UTF8.self)))
+                let text = String(decoding: bytes, as: UTF8.self)
+                found = (file, parseConfig(text), values(of: "dtoverlay", in: text))
                 break
             }
         }
-        guard let (file, settings) = found else {
+        guard let (file, settings, overlays) = found else {
             return DoctorCheck(
                 name: "core clock", passed: false,
                 detail: "no boot config found (\(board.configFiles.joined(separator: ", ")))", fix: fixText)
@@ -159,27 +222,53 @@ public enum Doctor {
         if settings["force_turbo"] == "1" {
             return DoctorCheck(name: "core clock", passed: true, detail: "force_turbo=1 in \(file) keeps the core clock fixed")
         }
-        let high = settings[core.key].flatMap { Int($0) } ?? core.defaultMHz
+        // Pi 3 / Zero 2 W: the mini UART's baud rate follows the core clock, so enable_uart=1 fixes
+        // it — unless Bluetooth is moved off the PL011 and the PL011 becomes the console UART
+        // (raspberrypi/documentation configuration/uart.adoc; rpi/linux #2060, #2094, #4929).
+        if let pinned = core.enableUARTFixesAtMHz, settings["enable_uart"] == "1",
+            !overlays.contains(where: { $0.contains("miniuart-bt") || $0.contains("disable-bt") }) {
+            return DoctorCheck(
+                name: "core clock", passed: true,
+                detail: "enable_uart=1 in \(file) fixes the core clock at \(pinned) MHz (the mini UART needs it)")
+        }
+        // Pi 4 family: hdmi_enable_4kp60=1 raises the maximum (overclocking.adoc).
+        let fourK = settings["hdmi_enable_4kp60"] == "1" ? core.hdmi4kp60MaxMHz : nil
+        let high = settings[core.key].flatMap { Int($0) } ?? fourK ?? core.defaultMHz
         let low = min(settings[core.minKey].flatMap { Int($0) } ?? core.defaultMinMHz, high)
         if low == high {
-            return DoctorCheck(name: "core clock", passed: true, detail: "core clock fixed at \(high) MHz (\(file))")
+            let note = fourK.map { _ in "; hdmi_enable_4kp60=1 is set, so keep both lines if you change one" } ?? ""
+            return DoctorCheck(name: "core clock", passed: true, detail: "core clock fixed at \(high) MHz (\(file))\(note)")
         }
+        if let fourK {
+            return DoctorCheck(
+                name: "core clock", passed: false,
+                detail: "hdmi_enable_4kp60=1 in \(file) raises the core clock's maximum to \(fourK) MHz; it moves between "
+                    + "\(low) and \(high) MHz and the SPI clock moves with it",
+                fix: "remove `hdmi_enable_4kp60=1`, or add `\(core.key)=\(fourK)` and `\(core.minKey)=\(fourK)` to "
+                    + "\(board.primaryConfigFile), and reboot")
+        }
+        let uart = core.enableUARTFixesAtMHz.map { " (or `enable_uart=1`, which fixes it at \($0) MHz)" } ?? ""
         return DoctorCheck(
             name: "core clock", passed: false,
             detail: "core clock moves between \(low) and \(high) MHz (\(file)), and the SPI clock moves with it",
-            fix: fixText)
+            fix: fixText + uart)
     }
 
     static func gpioCheck(board: Board, root: String, system: RetryingSystemCalls) -> DoctorCheck {
         let chips = gpioChips(root: root, system: system)
         let wanted = Set(board.gpioChipLabels)
-        guard let (chip, label) = chips.first(where: { wanted.contains($0.label) }) else {
-            let seen = chips.isEmpty ? "no GPIO chips found" : "found " + chips.map { "\($0.chip) (\($0.label))" }.joined(separator: ", ")
+        guard let found = chips.first(where: { $0.label.map(wanted.contains) ?? false }), let label = found.label else {
+            let seen = chips.isEmpty ? "no GPIO chips found"
+                : "found " + chips.map { "\($0.chip) (\($0.label ?? "cannot open: \($0.error.map { "\($0)" } ?? "?")"))" }
+                    .joined(separator: ", ")
+            let denied = chips.contains { $0.label == nil && ($0.error == .permissionDenied || $0.error == .notPermitted) }
             return DoctorCheck(
                 name: "GPIO chip", passed: false,
                 detail: "no GPIO chip labelled \(board.gpioChipLabels.joined(separator: " or ")); \(seen)",
-                fix: "check that the kernel's pin controller driver loaded (`gpiodetect`, `dmesg | grep -i gpio`)")
+                fix: denied ? HardwareError.gpioGroupFix
+                    : "check that the kernel's pin controller driver loaded (`gpiodetect`, `dmesg | grep -i gpio`)")
         }
+        let chip = found.chip
         let device = "/dev/" + chip
         var checks: [DoctorCheck] = []
         guard deviceCheck(
@@ -194,26 +283,47 @@ public enum Doctor {
 
     // MARK: - Helpers
 
-    /// The GPIO chips the kernel reports, with their labels, found without assuming numbers:
-    /// `/sys/bus/gpio/devices/gpiochipN/label`, else the legacy `/sys/class/gpio/gpiochipBASE`
-    /// whose `device` directory names the `gpiochipN` it belongs to.
-    static func gpioChips(root: String, system: RetryingSystemCalls) -> [(chip: String, label: String)] {
-        func label(_ path: String) -> String? {
-            (try? system.readFile(RootPath.join(root, path))).map { String(decoding: $0, as: UTF8.self).trimmingSuffixWhitespace() }
+    /// The GPIO chips with their labels, read as libgpiod and `gpiodetect` read them: open each
+    /// `/dev/gpiochipN` and ask `GPIO_GET_CHIPINFO_IOCTL` (include/uapi/linux/gpio.h).
+    /// `/sys/bus/gpio/devices/gpiochipN` has no `label` file (gpiolib's bus type has no
+    /// attributes), so a chip this user cannot open is labelled, where the kernel has
+    /// CONFIG_GPIO_SYSFS, from the legacy `/sys/class/gpio/gpiochipBASE/label`, whose `device`
+    /// directory names the `gpiochipN` it belongs to.
+    static func gpioChips(root: String, system: RetryingSystemCalls) -> [(chip: String, label: String?, error: Errno?)] {
+        var chips: [(chip: String, label: String?, error: Errno?)] = []
+        let paths = (try? GPIOChipDevices.paths(in: RootPath.join(root, "/dev"), system: system)) ?? []
+        for path in paths {
+            let chip = path.split(separator: "/").last.map(String.init) ?? path
+            do {
+                let fd = try system.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+                defer { try? system.close(fd) }
+                chips.append((chip, try system.gpioChipInfo(fd).label, nil))
+            } catch {
+                chips.append((chip, nil, error))
+            }
         }
-        var chips: [(chip: String, label: String)] = []
-        let bus = "/sys/bus/gpio/devices"
-        for entry in (try? system.listDirectory(RootPath.join(root, bus))) ?? [] where entry.hasPrefix("gpiochip") {
-            if let text = label("\(bus)/\(entry)/label") { chips.append((entry, text)) }
-        }
-        if !chips.isEmpty { return chips }
         let legacy = "/sys/class/gpio"
         for entry in (try? system.listDirectory(RootPath.join(root, legacy))) ?? [] where entry.hasPrefix("gpiochip") {
-            guard let text = label("\(legacy)/\(entry)/label") else { continue }
+            guard let bytes = try? system.readFile(RootPath.join(root, "\(legacy)/\(entry)/label")) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self).trimmingSuffixWhitespace()
             let siblings = (try? system.listDirectory(RootPath.join(root, "\(legacy)/\(entry)/device"))) ?? []
-            if let chip = siblings.first(where: { $0.hasPrefix("gpiochip") }) { chips.append((chip, text)) }
+            guard let chip = siblings.first(where: { $0.hasPrefix("gpiochip") }) else { continue }
+            if let index = chips.firstIndex(where: { $0.chip == chip }) {
+                if chips[index].label == nil { chips[index].label = text }
+            } else {
+                chips.append((chip, text, nil))
+            }
         }
         return chips
+    }
+
+    /// Every value of `key=` lines (e.g. all `dtoverlay=` lines), comments dropped.
+    static func values(of key: String, in text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).compactMap { rawLine in
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            guard let equals = line.firstIndex(of: "="), line[..<equals].filter({ !$0.isWhitespace }) == key else { return nil }
+            return String(line[line.index(after: equals)...].filter { !$0.isWhitespace })
+        }
     }
 
     /// Parses `key=value` lines of config.txt / armbianEnv.txt / uEnv.txt; later lines win.

@@ -66,6 +66,8 @@ public struct DriverSettings: Sendable {
         let requested = spiHz ?? kind.defaultSPIHz
         var transport: any Transport
         var acceptedHz = Double(requested)
+        // The Pi 5 overlay's frame length, brightness and rgbw, read before anything is sent.
+        let overlay = kind == .ledsPIO ? LedsPIOOverlay.find(device: resolvedDevice, root: root, system: system) : nil
         if let dumpPath {
             transport = try DumpTransport(path: dumpPath, system: system)
         } else if kind.usesGPIO {
@@ -78,7 +80,7 @@ public struct DriverSettings: Sendable {
             transport = try GPIOClockedTransport(lines: gpio ?? SystemGPIO.lines(), chipLabels: labels,
                                                  data: data, clock: clock)
         } else if kind == .ledsPIO {
-            transport = try LedsPIOTransport(device: resolvedDevice, system: system)
+            transport = try LedsPIOTransport(device: resolvedDevice, overlay: overlay, system: system)
         } else {
             let spi = try SPIDevTransport(device: resolvedDevice, speedHz: requested, root: root, system: system)
             acceptedHz = Double(spi.acceptedSpeedHz)
@@ -87,7 +89,7 @@ public struct DriverSettings: Sendable {
         let clockHz = board?.actualSPIClockHz(requestedHz: UInt32(acceptedHz)).map(Double.init) ?? acceptedHz
         let encoder: any WireEncoder
         do {
-            encoder = try makeEncoder(clockHz: clockHz)
+            encoder = try makeEncoder(clockHz: clockHz, overlay: overlay)
         } catch {
             try? transport.close()
             throw HardwareError(kind: .invalidConfiguration, message: "\(kind.rawValue): \(error.message)",
@@ -96,19 +98,24 @@ public struct DriverSettings: Sendable {
         let driver = LEDDriver(encoder: encoder, transport: transport, ledCount: ledCount,
                                clockHz: kind.usesSPI ? clockHz : nil,
                                highDynamicRange: highDynamicRange && kind.apa102Variant != nil)
-        if let spi = transport as? SPIDevTransport {
-            do {
-                try spi.checkFits(byteCount: driver.frameLength, framing: encoder.splittable ? .splittable : .whole)
-            } catch {
-                try? transport.close()
-                throw error
+        do {
+            if let spi = transport as? SPIDevTransport {
+                try spi.checkFits(byteCount: driver.frameLength, framing: encoder.splittable ? .splittable : .whole,
+                                  board: board)
             }
+            if let pio = transport as? LedsPIOTransport {
+                try pio.checkFits(ledCount: ledCount)
+            }
+        } catch {
+            try? transport.close()
+            throw error
         }
         return driver
     }
 
-    /// The encoder for this chip at `clockHz`.
-    func makeEncoder(clockHz: Double) throws(WireError) -> any WireEncoder {
+    /// The encoder for this chip at `clockHz`; for `/dev/ledsN`, for the overlay's `rgbw` and the
+    /// brightness (hence gamma) the kernel applies, 255 (the overlay default) when unknown.
+    func makeEncoder(clockHz: Double, overlay: LedsPIOOverlay? = nil) throws(WireError) -> any WireEncoder {
         if let chip = kind.clocklessChip {
             return try SPISymbolEncoder(chip: chip, clockHz: clockHz, colorOrder: colorOrder,
                                         whiteExtraction: whiteExtraction)
@@ -116,7 +123,9 @@ public struct DriverSettings: Sendable {
         if let variant = kind.apa102Variant {
             return try APA102Encoder(variant: variant, colorOrder: colorOrder ?? .bgr, clockHz: clockHz)
         }
-        let rgbw = colorOrder?.hasWhite ?? false
-        return try LedsPioEncoder(rgbw: rgbw, whiteExtraction: whiteExtraction)
+        // The kernel sends W only with `rpi,rgbw`; without it a W byte would be light lost.
+        let rgbw = overlay?.rgbw ?? colorOrder?.hasWhite ?? false
+        return try LedsPioEncoder(rgbw: rgbw, whiteExtraction: whiteExtraction,
+                                  kernelBrightness: overlay?.brightness ?? 255)
     }
 }

@@ -1,7 +1,40 @@
 extension HardwareError {
-    /// The fix for a frame larger than spidev's buffer; shared by the transport and the doctor.
-    static let bufsizFix =
-        "add `spidev.bufsiz=65536` to /boot/firmware/cmdline.txt (same line, space separated) and reboot"
+    /// spidev counts each transfer as `ALIGN(len, ARCH_DMA_MINALIGN)` against `bufsiz`
+    /// (drivers/spi/spidev.c `spidev_message`, `len_aligned`); 128 is arm64's alignment and a
+    /// multiple of every other architecture's.
+    public static let spidevAlignment = 128
+
+    /// The bytes a frame of `byteCount` takes from spidev's buffer.
+    public static func spidevAligned(_ byteCount: Int) -> Int {
+        (Swift.max(byteCount, 0) + spidevAlignment - 1) / spidevAlignment * spidevAlignment
+    }
+
+    /// The `bufsiz` to suggest for a frame of `frameBytes`: at least 65 536, else the next power of
+    /// two that holds the aligned frame (always a multiple of 128).
+    public static func suggestedBufsiz(frameBytes: Int?) -> Int {
+        var size = 65_536
+        while size < spidevAligned(frameBytes ?? 0) { size *= 2 }
+        return size
+    }
+
+    /// The fix for a frame larger than spidev's buffer, where the board sets kernel parameters:
+    /// `cmdline.txt` on a Raspberry Pi, `extraargs=` in Armbian's armbianEnv.txt, the `cmdline=`
+    /// line of a BeagleBone's uEnv.txt; or modprobe options where spidev is a module. `bufsiz` is
+    /// read-only at run time (`module_param(bufsiz, uint, S_IRUGO)` in drivers/spi/spidev.c).
+    public static func bufsizFix(frameBytes: Int? = nil, board: Board? = nil) -> String {
+        let size = suggestedBufsiz(frameBytes: frameBytes)
+        let bootLine: String
+        switch board?.primaryConfigFile {
+        case "/boot/armbianEnv.txt":
+            bootLine = "add `extraargs=spidev.bufsiz=\(size)` to /boot/armbianEnv.txt (append to an existing extraargs= line, space separated) and reboot"
+        case "/boot/uEnv.txt":
+            bootLine = "append `spidev.bufsiz=\(size)` to the `cmdline=` line of /boot/uEnv.txt and reboot"
+        default:
+            bootLine = "add `spidev.bufsiz=\(size)` to /boot/firmware/cmdline.txt (same line, space separated) and reboot"
+        }
+        return bootLine + "; where spidev is a module, `options spidev bufsiz=\(size)` in /etc/modprobe.d/spidev.conf "
+            + "works too (keep the value a multiple of 128)"
+    }
 
     /// Maps an errno from a spidev device to an error with the device name and the fix.
     public static func spidev(_ errno: Errno, device: String, operation: String) -> HardwareError {
@@ -22,7 +55,7 @@ extension HardwareError {
             return HardwareError(
                 kind: .frameTooLarge,
                 message: "\(operation) \(device) failed: \(errno) (frame larger than spidev's bufsiz)",
-                fix: bufsizFix,
+                fix: bufsizFix(),
                 errno: errno)
         case .busy:
             return HardwareError(
@@ -35,9 +68,34 @@ extension HardwareError {
         }
     }
 
-    /// Maps an errno from the Pi 5 PIO driver's `/dev/ledsN`.
-    public static func ledsPIO(_ errno: Errno, device: String, operation: String) -> HardwareError {
+    /// The fix for a chain longer than the ws2812-pio overlay's `num_leds`.
+    static func numLEDsFix(_ ledCount: Int) -> String {
+        "set num_leds=\(ledCount) (or more) on the overlay line in /boot/firmware/config.txt, "
+            + "e.g. `dtoverlay=ws2812-pio,gpio=18,num_leds=\(ledCount)`, and reboot"
+    }
+
+    /// Maps an errno from the Pi 5 PIO driver's `/dev/ledsN` (raspberrypi/linux
+    /// `drivers/misc/ws2812-pio-rp1.c`); `frameLEDs` is the frame's length when writing.
+    public static func ledsPIO(_ errno: Errno, device: String, operation: String, frameLEDs: Int? = nil) -> HardwareError {
         switch errno {
+        case .fileTooLarge:
+            // `count > pixbuf_size`: the first num_leds LEDs are still stored and shown.
+            return HardwareError(
+                kind: .frameTooLarge,
+                message: "\(operation) \(device) failed: \(errno): the frame"
+                    + (frameLEDs.map { " has \($0) LEDs, more than" } ?? " is longer than")
+                    + " the overlay's num_leds, so only the first num_leds LEDs are shown",
+                fix: numLEDsFix(frameLEDs ?? 0),
+                errno: errno)
+        case .noSpace:
+            // `pos + count > pixbuf_size`: the write did not start at offset 0.
+            return HardwareError(
+                kind: .io,
+                message: "\(operation) \(device) failed: \(errno): the frame was not written at offset 0 "
+                    + "(the driver writes at the file position, which a previous write() moved to the end)",
+                fix: "write each frame with pwrite(fd, frame, length, 0) or reopen \(device) per frame; "
+                    + "stop any other program writing to \(device)",
+                errno: errno)
         case .noSuchFileOrDirectory, .noSuchDevice:
             return HardwareError(
                 kind: .notFound,
@@ -48,7 +106,7 @@ extension HardwareError {
             return HardwareError(
                 kind: .permissionDenied,
                 message: "\(operation) \(device) failed: \(errno)",
-                fix: "run as a user that may write \(device) (see `ls -l \(device)`), or add a udev rule giving its group write access",
+                fix: ledsGroupFix(device),
                 errno: errno)
         case .busy:
             return HardwareError(
@@ -59,6 +117,15 @@ extension HardwareError {
         default:
             return io(errno, path: device, operation: operation)
         }
+    }
+
+    /// The fix for a `/dev/ledsN` this user may not open: Raspberry Pi OS has no udev rule for the
+    /// class `ws2812-pio-rp1` (`99-com.rules` has none; `60-piolib.rules` matches `*-pio` only), so
+    /// the node is root:root 0600.
+    static func ledsGroupFix(_ device: String) -> String {
+        "\(device) is root-only on Raspberry Pi OS: run `sudo tools/setup-pi.sh`, which installs "
+            + "/etc/udev/rules.d/60-ledring-ws2812-pio.rules (`SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`), "
+            + "add the user to `gpio` (`sudo usermod -aG gpio $USER`), then reboot"
     }
 
     /// Maps an errno from the `--dump-wire` file.

@@ -29,6 +29,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let invalidArgument = Errno(rawValue: EINVAL)
     /// No space left on device.
     public static let noSpace = Errno(rawValue: ENOSPC)
+    /// File too large (`/dev/ledsN`: a frame longer than the overlay's num_leds).
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
     /// Not a directory.
     public static let notDirectory = Errno(rawValue: ENOTDIR)
     /// Is a directory.

@@ -26,6 +26,31 @@ public struct LinuxSystemCalls: SystemCalls {
         return written
     }
 
+    /// `pwrite(2)`.
+    public func pwrite(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, offset: Int64) throws(Errno) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        let written = Glibc.pwrite(fd, base, bytes.count, off_t(offset))
+        if written < 0 { throw Errno.current }
+        return written
+    }
+
+    /// `GPIO_GET_CHIPINFO_IOCTL` through the CSpidev helper (the uapi `struct gpiochip_info`).
+    public func gpioChipInfo(_ fd: Int32) throws(Errno) -> GPIOChipIdentity {
+        var name = [CChar](repeating: 0, count: 33)
+        var label = [CChar](repeating: 0, count: 33)
+        var lines: UInt32 = 0
+        let result = name.withUnsafeMutableBufferPointer { namePointer in
+            label.withUnsafeMutableBufferPointer { labelPointer in
+                cspidev_gpio_chip_info(fd, namePointer.baseAddress, labelPointer.baseAddress, &lines)
+            }
+        }
+        if result < 0 { throw Errno.current }
+        func text(_ chars: [CChar]) -> String {
+            String(decoding: chars.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return GPIOChipIdentity(name: text(name), label: text(label), lineCount: Int(lines))
+    }
+
     /// One spidev `ioctl(2)` through the CSpidev helpers.
     public func spiIoctl(_ fd: Int32, _ request: SPIRequest, tx: UnsafeRawBufferPointer?) throws(Errno) -> UInt32 {
         var result: Int32

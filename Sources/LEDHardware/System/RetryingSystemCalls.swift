@@ -43,6 +43,14 @@ public struct RetryingSystemCalls: SystemCalls {
     public func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         try retrying { () throws(Errno) in try base.write(fd, bytes) }
     }
+    /// `pwrite(2)`, retried on `EINTR` (which means nothing was written).
+    public func pwrite(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, offset: Int64) throws(Errno) -> Int {
+        try retrying { () throws(Errno) in try base.pwrite(fd, bytes, offset: offset) }
+    }
+    /// The GPIO chip-info `ioctl(2)`, retried on `EINTR`.
+    public func gpioChipInfo(_ fd: Int32) throws(Errno) -> GPIOChipIdentity {
+        try retrying { () throws(Errno) in try base.gpioChipInfo(fd) }
+    }
     /// A spidev `ioctl(2)`, retried on `EINTR`.
     public func spiIoctl(_ fd: Int32, _ request: SPIRequest, tx: UnsafeRawBufferPointer?) throws(Errno) -> UInt32 {
         try retrying { () throws(Errno) in try base.spiIoctl(fd, request, tx: tx) }

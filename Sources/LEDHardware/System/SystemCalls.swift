@@ -9,6 +9,11 @@ public protocol SystemCalls: Sendable {
     func close(_ fd: Int32) throws(Errno)
     /// `write(2)`; returns how many bytes the kernel took (may be fewer than asked).
     func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// `pwrite(2)`: writes at `offset` without using or moving the file position.
+    func pwrite(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, offset: Int64) throws(Errno) -> Int
+    /// `ioctl(fd, GPIO_GET_CHIPINFO_IOCTL)` on a GPIO character device: its name, label and
+    /// line count (what libgpiod and `gpiodetect` read).
+    func gpioChipInfo(_ fd: Int32) throws(Errno) -> GPIOChipIdentity
     /// `ioctl(2)` for one spidev request; `tx` is the buffer for `.message`.
     /// Returns the value read for `.read*` requests, the byte count for `.message`, else 0.
     func spiIoctl(_ fd: Int32, _ request: SPIRequest, tx: UnsafeRawBufferPointer?) throws(Errno) -> UInt32

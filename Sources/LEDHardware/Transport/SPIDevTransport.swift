@@ -111,13 +111,17 @@ public final class SPIDevTransport: Transport {
     }
 
     /// Throws unless a frame of `byteCount` bytes can go out as `framing` asks; call it before
-    /// the first frame to refuse a too-long chain at start-up rather than mid-animation.
-    public func checkFits(byteCount: Int, framing: Framing) throws(HardwareError) {
-        if framing == .whole && byteCount > bufferSize {
+    /// the first frame to refuse a too-long chain at start-up rather than mid-animation. The frame
+    /// is counted as spidev counts it, rounded up to `HardwareError.spidevAlignment`; `board`
+    /// makes the fix name the board's own boot configuration.
+    public func checkFits(byteCount: Int, framing: Framing, board: Board? = nil) throws(HardwareError) {
+        let counted = HardwareError.spidevAligned(byteCount)
+        if framing == .whole && counted > bufferSize {
+            let aligned = counted == byteCount ? "" : " (\(counted) as spidev counts it, rounded up to \(HardwareError.spidevAlignment))"
             throw HardwareError(
                 kind: .frameTooLarge,
-                message: "spidev buffer is \(bufferSize) bytes but this frame needs \(byteCount) (\(device))",
-                fix: HardwareError.bufsizFix)
+                message: "spidev buffer is \(bufferSize) bytes but this frame needs \(byteCount)\(aligned) (\(device))",
+                fix: HardwareError.bufsizFix(frameBytes: byteCount, board: board))
         }
     }
 
@@ -126,9 +130,12 @@ public final class SPIDevTransport: Transport {
         guard let fd else { throw closedTransportError("SPI transport for \(device)") }
         guard bytes.count > 0 else { return }
         try checkFits(byteCount: bytes.count, framing: framing)
+        // Chunks are whole multiples of the alignment spidev counts in, so each one fits bufsiz.
+        let alignment = HardwareError.spidevAlignment
+        let chunkLimit = bufferSize >= alignment ? bufferSize / alignment * alignment : bufferSize
         var offset = 0
         while offset < bytes.count {
-            let length = min(bufferSize, bytes.count - offset)
+            let length = min(chunkLimit, bytes.count - offset)
             let chunk = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
             let sent: UInt32
             do {
