@@ -8,6 +8,8 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
     case json
     /// The rings drawn as circles of coloured dots with 24-bit ANSI colour, redrawn in place.
     case ansi
+    /// One SVG picture per frame: the rings as dots at their real places, in screen colours.
+    case svg
 
     /// The text for one frame; `pixels` are the chain's drive levels.
     public func render(_ frame: SimulatedFrame, pixels: [RGB8], layout: RingLayout) -> String {
@@ -15,6 +17,7 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
         case .text: return SimulatedFormat.text(frame, pixels: pixels)
         case .json: return SimulatedFormat.json(frame, pixels: pixels)
         case .ansi: return TerminalPicture(layout: layout).render(frame, pixels: pixels)
+        case .svg: return SVGPicture(layout: layout).render(frame, pixels: pixels)
         }
     }
 

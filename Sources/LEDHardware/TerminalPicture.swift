@@ -72,9 +72,7 @@ public struct TerminalPicture: Sendable {
     public func render(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
         var cells = [[RGB8?]](repeating: [RGB8?](repeating: nil, count: columns), count: rows)
         for dot in dots where dot.led < pixels.count {
-            let drive = pixels[dot.led]
-            let light = LinearRGB(r: Float(drive.r) / 255, g: Float(drive.g) / 255, b: Float(drive.b) / 255)
-            cells[dot.row][dot.column] = SRGB.encoded(light)
+            cells[dot.row][dot.column] = SRGB.display(pixels[dot.led])
         }
         var out = "\u{1b}[H"
         for (r, line) in cells.enumerated() {
@@ -106,8 +104,7 @@ public struct TerminalPicture: Sendable {
         }
         var swatch = "●"
         if let i = brightest {
-            let p = pixels[i]
-            let c = SRGB.encoded(LinearRGB(r: Float(p.r) / 255, g: Float(p.g) / 255, b: Float(p.b) / 255))
+            let c = SRGB.display(pixels[i])
             swatch = "\u{1b}[38;2;\(c.r);\(c.g);\(c.b)m●\u{1b}[0m"
         }
         return swatch + " " + ring.name + String(repeating: " ", count: width - ring.name.count + 2) + padLeft(value, 9)

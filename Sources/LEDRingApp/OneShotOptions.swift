@@ -42,6 +42,12 @@ struct OneShotOptions {
     var leds: Int?
     /// The spinner runs back and forth.
     var reverses = false
+    /// How much the head's shadow dims the LED ahead of it past 100 %; nil keeps the default.
+    var shadow: Float?
+    /// How the gradient is drawn past 100 %.
+    var laps = LapStyle.turn
+    /// How far the head is lifted towards white; nil keeps the default.
+    var highlight: Float?
     /// Supply budget, mA; nil uses the limiter's default for a Pi's 5 V pin.
     var maxMilliamps: Double?
     /// Temporal dithering.
@@ -96,6 +102,13 @@ struct OneShotOptions {
             case "--shape": shape = try ValueParser.choice(try value(), option: name, as: RingShape.self)
             case "--leds": leds = try ValueParser.integer(try value(), option: name, in: 1...Segment.maxLEDs)
             case "--reverse-spin": reverses = true
+            case "--shadow":
+                shadow = Float(try ValueParser.progress(try value(), option: name))
+                guard let shadow, shadow <= 1 else { throw .usage("--shadow: give 0…1 or 0%…100%, e.g. --shadow 0.35") }
+            case "--highlight":
+                highlight = Float(try ValueParser.progress(try value(), option: name))
+                guard let highlight, highlight <= 1 else { throw .usage("--highlight: give 0…1 or 0%…100%, e.g. --highlight 0.3") }
+            case "--laps": laps = try ValueParser.choice(try value(), option: name, as: LapStyle.self)
             case "--max-milliamps":
                 maxMilliamps = try ValueParser.number(try value(), option: name, in: 1...1_000_000,
                                                       hint: "give the supply's spare current in mA, e.g. --max-milliamps 2000")
@@ -162,6 +175,9 @@ struct OneShotOptions {
         for i in rings.indices {
             rings[i].appearance.gradient = rings[i].appearance.gradient.with(span: span)
             rings[i].appearance.spinner.reverses = reverses
+            rings[i].appearance.laps = laps
+            if let shadow { rings[i].appearance.shadow = shadow }
+            if let highlight { rings[i].appearance.highlight = highlight }
         }
         do {
             return try RingLayout(rings: rings)
