@@ -209,6 +209,7 @@ extension Daemon {
         var limited = next
         if let limit = options.maxMilliamps { limited.maxMilliamps = limit }
         renderer = Daemon.makeRenderer(config: limited, driver: outputSettings.driver, brightness: controller.brightness)
+        renderer.framesPerSecond = options.fps ?? limited.fps
         let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
         config = limited
         needsFrame = true
