@@ -14,6 +14,8 @@ struct OneShotOptions {
     var rings: [(name: String, leds: Int)]?
     /// How simulated frames are printed; nil picks ansi on a terminal and text otherwise.
     var format: SimulatedFormat?
+    /// `--svg-dir DIR`: one SVG picture per frame into DIR instead of frames on stdout.
+    var svgDirectory: String?
     /// Frames to show; nil runs until every transition settles (or until Ctrl-C on a terminal).
     var frames: Int?
     /// Frames per second: frame k shows t = k / fps.
@@ -71,6 +73,7 @@ struct OneShotOptions {
             switch name {
             case "--rings": rings = try OneShotOptions.parseRings(try value())
             case "--format": format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
+            case "--svg-dir": svgDirectory = try value()
             case "--frames": frames = try ValueParser.integer(try value(), option: name, in: 1...10_000_000)
             case "--fps":
                 fps = try ValueParser.number(try value(), option: name, in: 0.001...1000,
@@ -133,6 +136,16 @@ struct OneShotOptions {
                     throw .usage("unknown option \"\(name)\"; see `ledring --help`")
                 }
             }
+        }
+    }
+
+    /// Checks the options that only make sense together.
+    func validate() throws(CommandError) {
+        if format == .svg && svgDirectory == nil && frames != 1 {
+            throw .usage("--format svg prints one picture: add --frames 1 (and --set values), or use --svg-dir DIR for one file per frame")
+        }
+        if svgDirectory != nil, let format, format != .svg {
+            throw .usage("--svg-dir writes SVG pictures; drop --format \(format.rawValue) or --svg-dir")
         }
     }
 
