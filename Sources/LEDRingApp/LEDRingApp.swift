@@ -7,8 +7,16 @@ public enum LEDRingApp {
     public static let version = "0.1.0"
 
     /// Runs ledring with `arguments` (without the program name) and returns its exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
-        do {
+    public static func main(_ given: [String]) -> Int32 {
+        let arguments = VerbLine.normalised(given)
+        do throws(CommandError) {
+            if let verb = arguments.first, VerbLine.verbs.contains(verb), verb != "help", VerbLine.asksForHelp(arguments) {
+                Terminal.write(VerbLine.help(verb))
+                return ExitCode.ok.rawValue
+            }
+            if let word = arguments.first, let verb = VerbLine.suggestion(for: word) {
+                throw CommandError.usage("unknown command \"\(word)\"; did you mean `\(verb)`? (`ledring --help` lists them)")
+            }
             switch arguments.first {
             case "boards", "doctor":
                 let rest = Array(arguments.dropFirst())

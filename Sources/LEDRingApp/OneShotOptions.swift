@@ -85,7 +85,9 @@ struct OneShotOptions {
                     throw .usage("--set \"\(text)\": expected RING=VALUE, e.g. --set move=0.8")
                 }
                 let ring = String(text[..<equals])
-                let number = try ValueParser.progress(String(text[text.index(after: equals)...]), option: "--set \(ring)=")
+                let written = String(text[text.index(after: equals)...])
+                let number = try ValueParser.progress(written, option: "--set \(ring)=")
+                if let note = ValueParser.lapsNote(ring: ring, text: written, value: number) { Terminal.error("ledring: " + note) }
                 sets.append((ring, number))
             case "--spin": spins.append(try value())
             case "--duration":
