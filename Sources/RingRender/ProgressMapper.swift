@@ -52,8 +52,10 @@ public struct ProgressMapper: Sendable {
         let value = p.isFinite ? Swift.min(Swift.max(p, 0), ProgressMapper.maxProgress) : 0
         let P = Float(value) * nf
         let soft = appearance.cap == .round
-        // Round caps light any LED the fill has entered; square caps an LED at least half covered.
-        guard soft ? P > 0 : P >= 0.5 else {
+        // Round caps light any LED the fill has entered; square caps an LED at least half covered,
+        // except that any value above 0 lights the first LED as the head (a hard cap has no
+        // partial light to show 1 % with).
+        guard P > 0 else {
             for k in 0..<n { out[k] = track }
             return
         }
@@ -73,7 +75,7 @@ public struct ProgressMapper: Sendable {
             scale = 1 / Swift.max((turns ? Swift.min(P, nf) : P) - 1, 1)
         }
         // The head's centre, in fill positions.
-        let h: Float = soft ? P - 0.5 : (P - 0.5).rounded(.down) + 0.5
+        let h: Float = soft ? P - 0.5 : Swift.max((P - 0.5).rounded(.down), 0) + 0.5
         // The shadow appears as the ring closes (from one LED before 100 %) and then stays:
         // continuous, and nothing is shadowed on a ring that is far from closing.
         let shadowAmount: Float = wraps && n > 2 ? (1 - shadowKeep) * clamp01(P - (nf - 1)) : 0
@@ -89,7 +91,7 @@ public struct ProgressMapper: Sendable {
 
         for k in 0..<n {
             let kf = Float(k)
-            let reach = soft ? P - kf : P - 0.5 - kf
+            let reach = soft ? P - kf : (k == 0 ? Swift.max(P - 0.5, 0) : P - 0.5 - kf)
             guard soft ? reach > 0 : reach >= 0 else {
                 out[k] = track
                 continue

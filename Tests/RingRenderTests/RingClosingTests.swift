@@ -99,6 +99,17 @@ import Testing
         #expect(close(circle(p, n: 1, a)[0], a.headColor, 1e-5))
     }
 
+    @Test(arguments: [0.001, 0.01, 0.02])
+    func anyValueAboveZeroShowsTheHeadWithSquareCaps(p: Double) {
+        // P < ½: no LED is half covered, but a value above 0 still shows its head on LED 0.
+        let a = RingClosingTests.with(RingClosingTests.appearances[0].appearance, cap: .square)
+        let leds = circle(p, n: 24, a)
+        #expect(close(leds[0], a.headColor, 1e-5))
+        #expect(leds.dropFirst().allSatisfy { close($0, a.trackColor) })
+        #expect(circle(0, n: 24, a).allSatisfy { close($0, a.trackColor) })
+        #expect(close(bar(p, n: 24, a)[0], a.headColor, 1e-5))
+    }
+
     @Test func headFadesInOverItsFirstHalfLED() {
         let a = RingClosingTests.appearances[0].appearance
         let n = 12
