@@ -8,6 +8,8 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
     case json
     /// The rings drawn as circles of coloured dots with 24-bit ANSI colour, redrawn in place.
     case ansi
+    /// One SVG picture per frame: the rings as dots at their real places, in screen colours.
+    case svg
 
     /// The text for one frame; `pixels` are the chain's drive levels.
     public func render(_ frame: SimulatedFrame, pixels: [RGB8], layout: RingLayout) -> String {
@@ -15,6 +17,7 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
         case .text: return SimulatedFormat.text(frame, pixels: pixels)
         case .json: return SimulatedFormat.json(frame, pixels: pixels)
         case .ansi: return TerminalPicture(layout: layout).render(frame, pixels: pixels)
+        case .svg: return SVGPicture(layout: layout).render(frame, pixels: pixels)
         }
     }
 
@@ -32,11 +35,13 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
     }
 
     static func json(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
-        var out = "{\"frame\":\(frame.index),\"t\":\(frame.time),\"milliamps\":\(fixed(frame.milliamps, digits: 1))"
-        out += ",\"scale\":\(frame.scale),\"rings\":["
+        // Rounded to what means something: milliseconds, 0.1 mA, the scale and values to 1e-4.
+        var out = "{\"frame\":\(frame.index),\"t\":\(short(frame.time, digits: 3))"
+        out += ",\"milliamps\":\(short(frame.milliamps, digits: 1))"
+        out += ",\"scale\":\(short(Double(frame.scale), digits: 4)),\"rings\":["
         for (n, ring) in frame.rings.enumerated() {
             if n > 0 { out += "," }
-            out += "{\"name\":\"\(ring.name)\",\"progress\":\(ring.progress)"
+            out += "{\"name\":\"\(ring.name)\",\"progress\":\(short(ring.progress, digits: 4))"
             if ring.spinning { out += ",\"spinning\":true" }
             out += ",\"leds\":["
             for i in ring.range {
@@ -62,6 +67,15 @@ func fixed(_ value: Double, digits: Int) -> String {
         let f = String(fraction)
         text += "." + String(repeating: "0", count: digits - f.count) + f
     }
+    return text
+}
+
+/// `value` with at most `digits` decimals and at least one, trailing zeros dropped: `1.3`, `0.0`,
+/// `0.033` (a JSON number that reads like the value, not like `0.033333333333333333`).
+func short(_ value: Double, digits: Int) -> String {
+    var text = fixed(value, digits: digits)
+    guard text.contains(".") else { return text }
+    while text.hasSuffix("0") && !text.hasSuffix(".0") { text.removeLast() }
     return text
 }
 

@@ -33,12 +33,15 @@ public struct TerminalPicture: Sendable {
         }
         // Radii in rows from the innermost circle out: each at least 2.5 rows outside the last and
         // wide enough that neighbouring dots land in different cells (a cell is twice as tall as
-        // wide, so columns are doubled).
+        // wide, so columns are doubled): N/4 rows keeps even the diagonals of a 60-LED ring apart
+        // (one row or two columns between neighbours) and fits it in a 120×40 terminal. A
+        // one-LED innermost segment (the pie's centre) sits in the centre.
         var radii = [Double](repeating: 0, count: circles.count)
-        var inner = 0.0
+        var inner = -2.5
         for i in stride(from: circles.count - 1, through: 0, by: -1) {
-            let needed = Double(circles[i].segment.ledCount) / 5.5
-            radii[i] = max(inner + 2.5, needed, 1)
+            let n = circles[i].segment.ledCount
+            let needed = n == 1 && i == circles.count - 1 ? 0 : max(Double(n) / 4, 1)
+            radii[i] = max(inner + 2.5, needed)
             inner = radii[i]
         }
         let outer = radii.first ?? 0
@@ -48,8 +51,9 @@ public struct TerminalPicture: Sendable {
         for (i, circle) in circles.enumerated() {
             let n = circle.segment.ledCount
             for k in 0..<n {
-                // LED centres, clockwise from 12 o'clock as seen from the front.
-                let angle = (Double(k) + 0.5) / Double(n) * 2 * Double.pi
+                // LED k sits at k/N of a turn, clockwise from 12 o'clock as seen from the front
+                // (LED 0 at 12 o'clock itself, as on a real ring).
+                let angle = Double(k) / Double(n) * 2 * Double.pi
                 let row = centreRow - Int((radii[i] * cos(angle)).rounded())
                 let column = centreColumn + Int((2 * radii[i] * sin(angle)).rounded())
                 dots.append(Dot(row: row, column: column, led: circle.offset + circle.segment.physicalIndex(ofPosition: k)))
@@ -72,9 +76,7 @@ public struct TerminalPicture: Sendable {
     public func render(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
         var cells = [[RGB8?]](repeating: [RGB8?](repeating: nil, count: columns), count: rows)
         for dot in dots where dot.led < pixels.count {
-            let drive = pixels[dot.led]
-            let light = LinearRGB(r: Float(drive.r) / 255, g: Float(drive.g) / 255, b: Float(drive.b) / 255)
-            cells[dot.row][dot.column] = SRGB.encoded(light)
+            cells[dot.row][dot.column] = SRGB.display(pixels[dot.led])
         }
         var out = "\u{1b}[H"
         for (r, line) in cells.enumerated() {
@@ -106,8 +108,7 @@ public struct TerminalPicture: Sendable {
         }
         var swatch = "●"
         if let i = brightest {
-            let p = pixels[i]
-            let c = SRGB.encoded(LinearRGB(r: Float(p.r) / 255, g: Float(p.g) / 255, b: Float(p.b) / 255))
+            let c = SRGB.display(pixels[i])
             swatch = "\u{1b}[38;2;\(c.r);\(c.g);\(c.b)m●\u{1b}[0m"
         }
         return swatch + " " + ring.name + String(repeating: " ", count: width - ring.name.count + 2) + padLeft(value, 9)

@@ -72,6 +72,20 @@ enum ValueParser {
         return value
     }
 
+    /// A note when a value written without `%` means many laps (`move=50` is 5000 %, not half a
+    /// ring): what was asked is still done, but the user hears how it was read.
+    static func lapsNote(ring: String, text: String, value: Double) -> String? {
+        guard !text.hasSuffix("%"), value >= 2 else { return nil }
+        let percent = short(value * 100)
+        let meant = value == 50 ? "half a ring" : "\(short(value)) % of a ring"
+        return "\(ring)=\(text) means \(short(value)) laps = \(percent) %; write \(short(value))% for \(meant)"
+    }
+
+    /// A number without a needless ".0".
+    static func short(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
     /// One of a type's raw values.
     static func choice<T: RawRepresentable & CaseIterable>(_ text: String, option: String,
                                                             as type: T.Type) throws(CommandError) -> T

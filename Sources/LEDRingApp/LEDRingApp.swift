@@ -7,8 +7,16 @@ public enum LEDRingApp {
     public static let version = "0.1.0"
 
     /// Runs ledring with `arguments` (without the program name) and returns its exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
-        do {
+    public static func main(_ given: [String]) -> Int32 {
+        let arguments = VerbLine.normalised(given)
+        do throws(CommandError) {
+            if let verb = arguments.first, VerbLine.verbs.contains(verb), verb != "help", VerbLine.asksForHelp(arguments) {
+                Terminal.write(VerbLine.help(verb))
+                return ExitCode.ok.rawValue
+            }
+            if let word = arguments.first, let verb = VerbLine.suggestion(for: word) {
+                throw CommandError.usage("unknown command \"\(word)\"; did you mean `\(verb)`? (`ledring --help` lists them)")
+            }
             switch arguments.first {
             case "boards", "doctor":
                 let rest = Array(arguments.dropFirst())
@@ -46,11 +54,15 @@ public enum LEDRingApp {
             Terminal.write("ledring \(version)\n")
             return .ok
         }
+        try options.validate()
         let onTerminal = Terminal.stdoutIsTerminal
         let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal)
         Terminal.installStopHandlers()
         if let kind = options.driver {
             return try driveLEDs(command, kind: kind, options: options)
+        }
+        if let directory = options.svgDirectory {
+            return try writePictures(command, to: directory)
         }
         let drawsInPlace = command.format == .ansi && onTerminal
         let paced = onTerminal || options.realtime
@@ -63,6 +75,30 @@ public enum LEDRingApp {
             pace: { k in if paced { Terminal.sleep(until: start + Double(k) / options.fps) } },
             shouldStop: { stopRequested.load(ordering: .relaxed) },
             hold: { Terminal.waitForStop() })
+        return .ok
+    }
+
+    /// `--svg-dir`: every frame as an SVG file, as fast as they are computed.
+    static func writePictures(_ command: OneShotCommand, to directory: String) throws(CommandError) -> ExitCode {
+        let files = try PictureFiles(directory: directory)
+        let picture = SVGPicture(layout: command.layout)
+        var failure: CommandError?
+        var written = 0
+        command.run(
+            holdOpen: false,
+            emit: { frame, renderer in
+                do throws(CommandError) {
+                    try files.write(picture.render(frame, pixels: renderer.frame), frame: frame.index)
+                    written += 1
+                    return true
+                } catch {
+                    failure = error
+                    return false
+                }
+            },
+            pace: { _ in }, shouldStop: { stopRequested.load(ordering: .relaxed) }, hold: {})
+        if let failure { throw failure }
+        Terminal.error("ledring: wrote \(written) picture\(written == 1 ? "" : "s") to \(directory)")
         return .ok
     }
 

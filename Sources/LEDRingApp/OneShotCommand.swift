@@ -103,6 +103,7 @@ struct OneShotCommand {
         let limiter = CurrentLimiter(model: model, maxMilliamps: options.maxMilliamps ?? CurrentLimiter.piFivePinMilliamps)
         var renderer = Renderer(layout: layout, pipeline: pipeline, limiter: limiter, dithering: options.dither)
         renderer.wideFrame = options.hdr
+        renderer.framesPerSecond = options.fps
         return renderer
     }
 

@@ -14,6 +14,8 @@ struct OneShotOptions {
     var rings: [(name: String, leds: Int)]?
     /// How simulated frames are printed; nil picks ansi on a terminal and text otherwise.
     var format: SimulatedFormat?
+    /// `--svg-dir DIR`: one SVG picture per frame into DIR instead of frames on stdout.
+    var svgDirectory: String?
     /// Frames to show; nil runs until every transition settles (or until Ctrl-C on a terminal).
     var frames: Int?
     /// Frames per second: frame k shows t = k / fps.
@@ -42,6 +44,12 @@ struct OneShotOptions {
     var leds: Int?
     /// The spinner runs back and forth.
     var reverses = false
+    /// How much the head's shadow dims the LED ahead of it past 100 %; nil keeps the default.
+    var shadow: Float?
+    /// How the gradient is drawn past 100 %.
+    var laps = LapStyle.turn
+    /// How far the head is lifted towards white; nil keeps the default.
+    var highlight: Float?
     /// Supply budget, mA; nil uses the limiter's default for a Pi's 5 V pin.
     var maxMilliamps: Double?
     /// Temporal dithering.
@@ -65,6 +73,7 @@ struct OneShotOptions {
             switch name {
             case "--rings": rings = try OneShotOptions.parseRings(try value())
             case "--format": format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
+            case "--svg-dir": svgDirectory = try value()
             case "--frames": frames = try ValueParser.integer(try value(), option: name, in: 1...10_000_000)
             case "--fps":
                 fps = try ValueParser.number(try value(), option: name, in: 0.001...1000,
@@ -76,7 +85,9 @@ struct OneShotOptions {
                     throw .usage("--set \"\(text)\": expected RING=VALUE, e.g. --set move=0.8")
                 }
                 let ring = String(text[..<equals])
-                let number = try ValueParser.progress(String(text[text.index(after: equals)...]), option: "--set \(ring)=")
+                let written = String(text[text.index(after: equals)...])
+                let number = try ValueParser.progress(written, option: "--set \(ring)=")
+                if let note = ValueParser.lapsNote(ring: ring, text: written, value: number) { Terminal.error("ledring: " + note) }
                 sets.append((ring, number))
             case "--spin": spins.append(try value())
             case "--duration":
@@ -96,6 +107,13 @@ struct OneShotOptions {
             case "--shape": shape = try ValueParser.choice(try value(), option: name, as: RingShape.self)
             case "--leds": leds = try ValueParser.integer(try value(), option: name, in: 1...Segment.maxLEDs)
             case "--reverse-spin": reverses = true
+            case "--shadow":
+                shadow = Float(try ValueParser.progress(try value(), option: name))
+                guard let shadow, shadow <= 1 else { throw .usage("--shadow: give 0…1 or 0%…100%, e.g. --shadow 0.35") }
+            case "--highlight":
+                highlight = Float(try ValueParser.progress(try value(), option: name))
+                guard let highlight, highlight <= 1 else { throw .usage("--highlight: give 0…1 or 0%…100%, e.g. --highlight 0.3") }
+            case "--laps": laps = try ValueParser.choice(try value(), option: name, as: LapStyle.self)
             case "--max-milliamps":
                 maxMilliamps = try ValueParser.number(try value(), option: name, in: 1...1_000_000,
                                                       hint: "give the supply's spare current in mA, e.g. --max-milliamps 2000")
@@ -120,6 +138,16 @@ struct OneShotOptions {
                     throw .usage("unknown option \"\(name)\"; see `ledring --help`")
                 }
             }
+        }
+    }
+
+    /// Checks the options that only make sense together.
+    func validate() throws(CommandError) {
+        if format == .svg && svgDirectory == nil && frames != 1 {
+            throw .usage("--format svg prints one picture: add --frames 1 (and --set values), or use --svg-dir DIR for one file per frame")
+        }
+        if svgDirectory != nil, let format, format != .svg {
+            throw .usage("--svg-dir writes SVG pictures; drop --format \(format.rawValue) or --svg-dir")
         }
     }
 
@@ -162,6 +190,9 @@ struct OneShotOptions {
         for i in rings.indices {
             rings[i].appearance.gradient = rings[i].appearance.gradient.with(span: span)
             rings[i].appearance.spinner.reverses = reverses
+            rings[i].appearance.laps = laps
+            if let shadow { rings[i].appearance.shadow = shadow }
+            if let highlight { rings[i].appearance.highlight = highlight }
         }
         do {
             return try RingLayout(rings: rings)

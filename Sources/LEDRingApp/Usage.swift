@@ -16,6 +16,7 @@ enum Usage {
                             input too), --fps F, and the HARDWARE options or --simulate [--format json|text]
       ledring set RING=VALUE… [--duration S] [--curve C]   send values to the running service
       ledring get | status | reset [--duration S] | spin RING… | stop [RING…] | brightness B
+                        (`ledring VERB --help` for one verb; --socket may come before the verb)
                             client commands take --socket PATH and --json (print the raw reply);
                             exit 0 done, 65 refused, 69 no service running
 
@@ -32,6 +33,9 @@ enum Usage {
       --cap round|square    soft head that lights partly, or whole LEDs only (default round)
       --span ring|fill      gradient around the circle, or stretched over the fill (default ring)
       --reverse-spin        the spinner sweeps back and forth
+      --laps turn|alternate past 100 % the gradient turns with the head (default), or runs back and forth
+      --shadow S            the head's shadow past 100 %, 0…1 (default 0.35)
+      --highlight H         the head's lift towards white, 0…1 (default 0.2)
 
     HARDWARE
       --driver KIND         ws2812-spi, sk6812-spi, sk6812w-spi, apa102-spi, sk9822-spi, leds-pio,
@@ -48,12 +52,15 @@ enum Usage {
 
     COLOUR AND POWER
       --max-milliamps N     supply budget for the LEDs (default 500, safe on a Pi's 5 V pin)
-      --dither auto|on|off  temporal dithering (default auto: while animating, never when still)
+      --dither auto|on|off  temporal dithering (default auto: only changing LEDs, only levels where a
+                            step cannot be seen flickering at the frame rate; still LEDs never)
       --correction NAME     strip white point, e.g. typical-led-strip, typical-8mm-pixel,
                             optionally +temperature (typical-led-strip+tungsten-100w)
 
     OUTPUT
-      --format ansi|text|json   picture on a terminal (default there), text, or one JSON object per frame
+      --format ansi|text|json|svg   picture on a terminal (default there), text, one JSON object per
+                            frame, or one SVG picture (with --frames 1)
+      --svg-dir DIR         one SVG picture per frame into DIR (frame-00000.svg, …)
       --frames N            show N frames (default: until the rings settle; on a terminal, until Ctrl-C)
       --fps F               frames per second; frame k shows t = k/F (default 30)
       --realtime            pace frames in real time even when output is not a terminal

@@ -1,7 +1,8 @@
 /// When the 8-bit output carries each LED's rounding error on to the next frame.
 public enum Dithering: String, Hashable, Sendable, CaseIterable {
-    /// Dither while the frame is part of an animation; a still frame is rounded plainly so a ring
-    /// at rest never shimmers.
+    /// Dither while the frame is part of an animation, and then only the LEDs whose level is
+    /// changing and bright enough that one step cannot be seen flickering at the frame rate: a
+    /// still LED sends the same bytes every frame, whatever else animates.
     case auto
     /// Dither every frame, still or not (the caller keeps refreshing while `needsRefresh`).
     case on

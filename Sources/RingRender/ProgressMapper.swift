@@ -11,7 +11,6 @@ public struct ProgressMapper: Sendable {
     // Derived once, because each costs a few `powf`s and the render path runs per frame.
     @usableFromInline let track: LinearRGB
     @usableFromInline let head: LinearRGB
-    @usableFromInline let start: LinearRGB
     @usableFromInline let shadowKeep: Float
 
     /// Largest value drawn: 100 laps.
@@ -22,7 +21,6 @@ public struct ProgressMapper: Sendable {
         self.appearance = appearance
         self.track = appearance.trackColor
         self.head = appearance.headColor
-        self.start = appearance.gradient.startColor
         self.shadowKeep = 1 - clamp01(appearance.shadow)
     }
 
@@ -39,75 +37,90 @@ public struct ProgressMapper: Sendable {
         draw(progress: Swift.min(p, 1), into: out, wraps: false)
     }
 
+    /// The layered picture of the seeds' activity ring, sampled at each LED: track, then the
+    /// fill's laps (the latest lap that reached an LED on top), then the head's shadow on what
+    /// lies just ahead of the head, then the head itself, on top of everything.
+    ///
+    /// Positions are in LED units along the fill: the fill covers [0, P) with P = p·N, and LED k
+    /// shows its latest lap, at fill position x = k + lap·N. The head is a disc one LED wide
+    /// centred on the cap centre h = P − ½ (round caps) or on the last lit LED (square caps).
     @inlinable
     func draw(progress p: Double, into out: UnsafeMutableBufferPointer<LinearRGB>, wraps: Bool) {
         let n = out.count
         guard n > 0 else { return }
         let nf = Float(n)
         let value = p.isFinite ? Swift.min(Swift.max(p, 0), ProgressMapper.maxProgress) : 0
-        // Everything below works in LED units: the head sits at position P.
         let P = Float(value) * nf
         let soft = appearance.cap == .round
-        // Lit amount of the layer whose leading edge is at x (x < P): soft caps blend by coverage,
-        // hard caps light an LED once half of it is covered.
-        let threshold: Float = soft ? 0 : 0.5
-        guard P > threshold else {
+        // Round caps light any LED the fill has entered; square caps an LED at least half covered,
+        // except that any value above 0 lights the first LED as the head (a hard cap has no
+        // partial light to show 1 % with).
+        guard P > 0 else {
             for k in 0..<n { out[k] = track }
             return
         }
-        // The head: the last LED that is (partly) lit, and how much of it is covered.
-        let headX = soft ? (P.rounded(.up) - 1) : (P - 0.5).rounded(.down)
-        let headCoverage: Float = soft ? Swift.min(P - headX, 1) : 1
+        let turns = appearance.laps == .turn
+        // Where the gradient starts: at 12 o'clock on the first lap; past 100 %, one turn behind
+        // the head, so the gradient turns with it.
+        let gradientStart: Float = wraps && turns ? Swift.max(0, P - nf) : 0
         let gradient = appearance.gradient
-        // `ring`: locations around the whole circle (a bar: along the whole bar, last LED = end).
-        // `fill`: stretched so the LED before the head reaches the end colour.
-        let ringScale: Float = wraps ? 1 / nf : 1 / Swift.max(nf - 1, 1)
-        let fillScale: Float = 1 / Swift.max(P - 1, 1)
-        let scale = gradient.span == .ring ? ringScale : fillScale
+        let scale: Float
+        switch gradient.span {
+        case .ring:
+            // Around the whole circle (a bar: along the whole bar, so its last LED is the end).
+            scale = wraps ? 1 / nf : 1 / Swift.max(nf - 1, 1)
+        case .fill:
+            // Stretched so the LED before the head reaches the end colour (past 100 % with the
+            // turning gradient: over the last turn).
+            scale = 1 / Swift.max((turns ? Swift.min(P, nf) : P) - 1, 1)
+        }
+        // The head's centre, in fill positions.
+        let h: Float = soft ? P - 0.5 : Swift.max((P - 0.5).rounded(.down), 0) + 0.5
+        // The shadow appears as the ring closes (from one LED before 100 %) and then stays:
+        // continuous, and nothing is shadowed on a ring that is far from closing.
+        let shadowAmount: Float = wraps && n > 2 ? (1 - shadowKeep) * clamp01(P - (nf - 1)) : 0
+        let hk = h.truncatingRemainder(dividingBy: nf)
+        let span = 1 / scale
 
-        @inline(__always) func fill(_ x: Float, position k: Int) -> LinearRGB {
-            // Start cap: 12 o'clock always shows the start colour, never the end colour (the
-            // seeds' fix for the seam where the gradient's ends meet).
-            if k == 0 { return start }
-            if x == headX { return head }
-            let c = gradient.color(at: x * scale)
-            // Soft caps hand the highlight over from the previous LED as the head enters the next
-            // one, so a slow transition never jumps.
-            if soft, x == headX - 1 { return c.mixed(with: head, amount: 1 - headCoverage) }
-            return c
+        @inline(__always) func fill(_ x: Float) -> LinearRGB {
+            // The first lap's seam at 12 o'clock is the start colour by construction (x = 0);
+            // the turning gradient clamps, so one turn behind the head is the start colour.
+            let u = (x - gradientStart) / span
+            return gradient.color(at: turns ? clamp01(u) : u)
         }
 
         for k in 0..<n {
             let kf = Float(k)
-            // The most recent lap that reached this LED: leading edge x = k + j·N < P.
-            // Soft caps light any LED the head has entered (reach > 0); hard caps light an LED once
-            // half of it is covered (reach ≥ 0 with the threshold taken off).
-            let reach = P - threshold - kf
+            let reach = soft ? P - kf : (k == 0 ? Swift.max(P - 0.5, 0) : P - 0.5 - kf)
             guard soft ? reach > 0 : reach >= 0 else {
                 out[k] = track
                 continue
             }
+            // The latest lap that reached this LED, and its fill position.
             let lap = wraps ? (soft ? (reach / nf).rounded(.up) - 1 : (reach / nf).rounded(.down)) : 0
             let x = kf + lap * nf
             let coverage: Float = soft ? Swift.min(P - x, 1) : 1
-            let under = lap >= 1 ? fill(x - nf, position: k) : track
-            out[k] = coverage >= 1 ? fill(x, position: k) : under.mixed(with: fill(x, position: k), amount: coverage)
-        }
-
-        // Shadow: once the ring has closed (p ≥ 1 − 1/N) the earlier lap just ahead of the head is
-        // dimmed so the head stands out, as the activity-ring seed does with `.shadow`.
-        guard wraps, n > 1, P >= nf - 1, shadowKeep < 1 else { return }
-        let headK = Int(headX.truncatingRemainder(dividingBy: nf))
-        let aheadK = (headK + 1) % n
-        if soft {
-            // The shadow covers [P, P+1): the uncovered part of the head LED and, as the head
-            // advances, more and more of the next LED.
-            let headLap = (headX / nf).rounded(.down)
-            let under = headLap >= 1 ? fill(headX - nf, position: headK) : track
-            out[headK] = under.scaled(by: shadowKeep).mixed(with: fill(headX, position: headK), amount: headCoverage)
-            out[aheadK] = out[aheadK].scaled(by: 1 - (1 - shadowKeep) * headCoverage)
-        } else {
-            out[aheadK] = out[aheadK].scaled(by: shadowKeep)
+            var c = fill(x)
+            if coverage < 1 {
+                let under = lap >= 1 ? fill(x - nf) : track
+                c = under.mixed(with: c, amount: coverage)
+            }
+            if shadowAmount > 0 {
+                // Distance ahead of the head's centre, round the circle: the shadow falls on the
+                // LED under the leading edge and fades out over the next one.
+                var d = kf + 0.5 - hk
+                if d < 0 { d += nf }
+                let weight = clamp01(2 - d)
+                if weight > 0 { c = c.scaled(by: 1 - shadowAmount * weight) }
+            }
+            // The head on top: full strength within half an LED of its centre, fading out over
+            // the next half, so one LED always shows the head colour and a slow move hands it
+            // over without a jump. Only lit positions carry it.
+            var e = Swift.abs(x + 0.5 - h)
+            // On a one-LED ring the lap underneath is the same LED: it keeps the head too.
+            if lap >= 1 { e = Swift.min(e, Swift.abs(x - nf + 0.5 - h)) }
+            let w: Float = soft ? clamp01(2 * (1 - e)) : (e < 0.5 ? 1 : 0)
+            out[k] = w >= 1 ? head : (w > 0 ? c.mixed(with: head, amount: w) : c)
         }
     }
 

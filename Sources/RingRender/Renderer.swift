@@ -34,6 +34,9 @@ public struct Renderer: Sendable {
     public private(set) var power: PowerReport = .empty
 
     private let mappers: [ProgressMapper]
+    /// Frames per second the frames are shown at: decides which levels are worth dithering
+    /// (`TemporalDither.minimumLevel(fps:)`) in `.auto` mode.
+    public var framesPerSecond: Double = 30
     /// Whether `render` also fills `frame16` (for APA102's high-dynamic-range mode).
     public var wideFrame = false
     private var scratch: [LinearRGB]
@@ -96,6 +99,10 @@ public struct Renderer: Sendable {
         let pipeline = self.pipeline
         let limiter = self.limiter
         let dithered = dithering.applies(animating: animating)
+        // `.auto` dithers only LEDs that are changing, and only at levels where one step cannot
+        // be seen flickering at this frame rate; `.on` dithers everything, still LEDs too.
+        dither.dithersStillLEDs = dithering == .on
+        dither.minimumLevel = dithering == .on ? 0 : TemporalDither.minimumLevel(fps: framesPerSecond)
         let wideFrame = self.wideFrame
         light.withUnsafeBufferPointer { input in
             drive.withUnsafeMutableBufferPointer { levels in

@@ -61,14 +61,26 @@ public struct RingAppearance: Sendable {
     public var capColor: RGB8?
     /// How far the head is lifted towards white, 0…1.
     public var highlight: Float
-    /// How much the LED ahead of the head is dimmed once the ring has closed, 0 (none) … 1 (dark).
+    /// How much the head's shadow dims the light beneath it, just ahead of the head, once the
+    /// ring closes: 0 (none) … 1 (dark).
     public var shadow: Float
+    /// How the gradient is drawn past 100 %.
+    public var laps: LapStyle
     /// The indeterminate spinner.
     public var spinner: Spinner
 
+    /// The default shadow strength, chosen by looking at the pictures (README, "How a ring is
+    /// drawn"): enough to mark where the head is past 100 %, while the shadowed LED keeps two
+    /// thirds of its light and so never reads as a dead LED.
+    public static let defaultShadow: Float = 0.35
+    /// The default lift of the head towards white: past 100 % the LEDs behind the head are close
+    /// to the end colour, and a fifth of the way to white is what lets the eye find the head there.
+    public static let defaultHighlight: Float = 0.2
+
     /// Makes an appearance; the defaults are the seeds' look.
     public init(gradient: Gradient, track: Track = .opacity(0.1), cap: CapStyle = .round,
-                capColor: RGB8? = nil, highlight: Float = 0, shadow: Float = 0.6,
+                capColor: RGB8? = nil, highlight: Float = RingAppearance.defaultHighlight,
+                shadow: Float = RingAppearance.defaultShadow, laps: LapStyle = .turn,
                 spinner: Spinner = Spinner()) {
         self.gradient = gradient
         self.track = track
@@ -76,6 +88,7 @@ public struct RingAppearance: Sendable {
         self.capColor = capColor
         self.highlight = highlight
         self.shadow = shadow
+        self.laps = laps
         self.spinner = spinner
     }
 

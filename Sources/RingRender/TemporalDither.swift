@@ -9,6 +9,16 @@ public struct TemporalDither: Sendable {
     /// The error each LED carries into the next frame, in 8-bit steps (−0.5…0.5).
     public private(set) var error: [LinearRGB]
     private var pending: [LinearRGB]
+    /// Each LED's exact drive level in the last committed frame, to tell a changing LED from a
+    /// still one.
+    private var previous: [LinearRGB]
+    private var pendingPrevious: [LinearRGB]
+    /// Whether LEDs whose level did not change since the last frame are dithered too. Off, a still
+    /// LED is rounded plainly and so sends the same bytes every frame, whatever else animates.
+    public var dithersStillLEDs = true
+    /// The lowest exact level, in 8-bit steps, at which a channel is dithered; below it the
+    /// channel is rounded plainly (see `minimumLevel(fps:)`).
+    public var minimumLevel: Float = 0
     private var pendingResidual: Float = 0
     /// How far, in 8-bit steps, the last committed frame's channels sit from a whole level, if it
     /// was dithered (0 when it was not): exact while below `refreshThreshold`, and a lower bound
@@ -23,6 +33,23 @@ public struct TemporalDither: Sendable {
     public init(count: Int) {
         error = Array(repeating: .black, count: Swift.max(count, 0))
         pending = error
+        // NaN never equals anything, so every LED counts as changing on the first frame.
+        previous = Array(repeating: LinearRGB(r: .nan, g: .nan, b: .nan), count: Swift.max(count, 0))
+        pendingPrevious = previous
+    }
+
+    /// The lowest level worth dithering at `fps` frames per second, in 8-bit steps.
+    ///
+    /// A dithered channel alternates between two neighbouring levels, at up to half the frame
+    /// rate. That alternation is a flicker of one step, and a step is a large part of a low level
+    /// (level 2 → 3 is 50 %). At 30 fps the flicker is at 15 Hz, where the eye sees a few percent,
+    /// so only levels of 32 and up (one step ≤ 3 %) are dithered; the eye's sensitivity falls
+    /// steeply with frequency, so each doubling of the frame rate halves the level (16 at 60 fps,
+    /// 8 at 120 fps). Below the level a slow fade steps, but one step at a time in one direction:
+    /// it never flickers back and forth.
+    public static func minimumLevel(fps: Double) -> Float {
+        guard fps.isFinite, fps > 0 else { return 255 }
+        return Float(Swift.min(Swift.max(32 * 30 / fps, 1), 255))
     }
 
     /// True while the last frame was dithered and some LED still sits between two levels, so
@@ -46,16 +73,46 @@ public struct TemporalDither: Sendable {
                                   dithered: Bool) {
         let count = Swift.min(drive.count, output.count, error.count)
         var worst: Float = 0
+        let still = dithersStillLEDs
+        let lowest = minimumLevel
         error.withUnsafeBufferPointer { carried in
-            pending.withUnsafeMutableBufferPointer { next in
+          previous.withUnsafeBufferPointer { before in
+            pendingPrevious.withUnsafeMutableBufferPointer { now in
+              pending.withUnsafeMutableBufferPointer { next in
                 for i in 0..<count {
                     let x = drive[i]
-                    guard dithered else {
+                    now[i] = x
+                    // A still LED (same exact level as last frame) is rounded plainly unless asked
+                    // otherwise, so it sends the same bytes every frame.
+                    guard dithered, still || x != before[i] else {
                         output[i] = ColorPipeline.quantise(x)
                         next[i] = .black
                         continue
                     }
                     let e = carried[i]
+                    if lowest > 1 {
+                        // Only channels bright enough that one step cannot be seen flickering are
+                        // dithered; the rest keep their plain level (which already keeps a lit
+                        // LED lit).
+                        let plain = ColorPipeline.quantise(x)
+                        var r = (level: plain.r, error: Float(0)), g = (level: plain.g, error: Float(0))
+                        var b = (level: plain.b, error: Float(0))
+                        // How far the dithered channels sit from a whole level (for `needsRefresh`).
+                        var far: Float = 0
+                        if x.r * 255 >= lowest { r = TemporalDither.channel(x.r, e.r); far = TemporalDither.fraction(x.r) }
+                        if x.g * 255 >= lowest {
+                            g = TemporalDither.channel(x.g, e.g)
+                            far = Swift.max(far, TemporalDither.fraction(x.g))
+                        }
+                        if x.b * 255 >= lowest {
+                            b = TemporalDither.channel(x.b, e.b)
+                            far = Swift.max(far, TemporalDither.fraction(x.b))
+                        }
+                        output[i] = RGB8(r: r.level, g: g.level, b: b.level)
+                        next[i] = LinearRGB(r: r.error, g: g.error, b: b.error)
+                        worst = Swift.max(worst, far)
+                        continue
+                    }
                     var r = TemporalDither.channel(x.r, e.r), g = TemporalDither.channel(x.g, e.g)
                     var b = TemporalDither.channel(x.b, e.b)
                     if r.level == 0 && g.level == 0 && b.level == 0 {
@@ -76,7 +133,9 @@ public struct TemporalDither: Sendable {
                         worst = Swift.max(worst, farthest)
                     }
                 }
+              }
             }
+          }
         }
         pendingResidual = worst
     }
@@ -84,6 +143,7 @@ public struct TemporalDither: Sendable {
     /// Makes the last `quantise` the current frame: its error is carried from now on.
     public mutating func commit() {
         swap(&error, &pending)
+        swap(&previous, &pendingPrevious)
         residual = pendingResidual
     }
 

@@ -58,7 +58,7 @@ struct DaemonCost {
         let idle = try cost(of: pid) { Thread.sleep(forTimeInterval: seconds) }
         // Both rings animate: a spinner and a 10 000 s transition, so every frame differs.
         try client(ledring, ["spin", "spin", "--socket", socket])
-        try client(ledring, ["set", "fill=100", "--duration", "3600", "--curve", "linear", "--socket", socket])
+        try client(ledring, ["set", "fill=10000%", "--duration", "3600", "--curve", "linear", "--socket", socket])
         let busy = try cost(of: pid) { Thread.sleep(forTimeInterval: seconds) }
         let peakKB = try peakResidentKB(of: pid)
         func line(_ name: String, _ sample: Sample) -> String {

@@ -259,6 +259,17 @@ import Testing
         defer { daemon.cleanUp() }
         #expect(try daemon.client(["set", "move=0.5"]).status == 0)
         #expect(daemon.waitUntil { daemon.stdout.contains("\"name\":\"move\",\"progress\":0.5,") })
+        // Each frame carries the power estimate `status` reports (it used to say 0.0 mA), and
+        // its time rounded to milliseconds.
+        let line = try #require(daemon.stdout.split(separator: "\n").last { $0.contains("\"progress\":0.5,") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let milliamps = try #require(object["milliamps"] as? Double)
+        #expect(milliamps > 52, "52 LEDs idle at 1 mA each plus a lit half ring: \(milliamps) mA")
+        let status = try daemon.client(["status", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect(abs((report["estimatedMilliamps"] as? Double ?? 0) - milliamps) < 0.1)
+        let time = try #require(line.split(separator: ",").first { $0.hasPrefix("\"t\":") })
+        #expect(time.count <= "\"t\":".count + 8, "frame time printed as \(time)")
     }
 
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {

@@ -37,11 +37,11 @@ private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", pack
     }
 
     /// The `leds` of `ring` in the daemon's `/api/state`.
-    static func ledColours(port: Int, ring: String) throws -> [String]? {
+    static func ledColours(port: Int, ring: String, field: String = "leds") throws -> [String]? {
         let state = try LoopbackHTTP.request(port: port, "GET", "/api/state")
         let object = try JSONSerialization.jsonObject(with: Data(state.body.utf8)) as? [String: Any]
         let rings = object?["rings"] as? [[String: Any]]
-        return rings?.first { $0["name"] as? String == ring }?["leds"] as? [String]
+        return rings?.first { $0["name"] as? String == ring }?[field] as? [String]
     }
 
     /// Whether no LED of `frame` is clearly lit: only the dim track shows.
@@ -121,12 +121,15 @@ private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", pack
         // The page draws what the LEDs show, pushed over server-sent events.
         let moveDots = "Array.from(document.querySelectorAll('g[data-ring=move] circle')).map(c => c.getAttribute('fill'))"
         #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.shown) == 1.5 })
-        // Once settled, the dots are the colours /api/state reports for the LEDs.
+        // Once settled, the dots are the display colours /api/state reports for the LEDs: the
+        // screen colour of each drive level, not the drive level itself.
         var shown: [String] = []
         let drawn = try eventually {
-            shown = try Self.ledColours(port: port, ring: "move") ?? []
+            shown = try Self.ledColours(port: port, ring: "move", field: "display") ?? []
             return try browser.evaluate(moveDots) as? [String] == shown
         }
+        let drive = try Self.ledColours(port: port, ring: "move") ?? []
+        #expect(shown == drive.compactMap { RGB8(hex: $0).map { SRGB.display($0).hex } })
         let page = String(describing: try browser.evaluate(moveDots))
         #expect(drawn, "page \(page) vs state \(shown)")
         #expect(Set(shown).count > 1, "a lit ring, not one colour: \(shown)")

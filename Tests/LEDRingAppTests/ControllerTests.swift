@@ -7,6 +7,10 @@ import Testing
                               framesSent: 0, errors: 0, lastError: nil, estimatedMilliamps: 0, maxMilliamps: nil,
                               animating: false, clients: 0, uptime: 0, config: nil)
 
+    @Test func statusRoundsTheFrameIntervalToTenMicroseconds() {
+        #expect(status.jsonLine.contains("\"frameInterval\":0.03333,"))
+    }
+
     func controller() -> Controller { Controller(names: ["move", "exercise", "stand"], brightness: 1) }
 
     func apply(_ c: inout Controller, _ line: String, at t: Double) throws -> Controller.Outcome {

@@ -44,6 +44,14 @@ import Testing
         #expect(config.layout.rings[3].shape == .pie && config.layout.rings[3].segments.map(\.ledCount) == [8, 1])
     }
 
+    @Test func lapsShadowAndHighlightDefaultToTheLookInTheREADME() throws {
+        let config = try parse(#"{"rings": [{"name": "a", "leds": 12}, {"name": "b", "leds": 12, "laps": "alternate", "shadow": 0.5}]}"#)
+        let a = config.layout.rings[0].appearance, b = config.layout.rings[1].appearance
+        #expect(a.laps == .turn && a.shadow == RingAppearance.defaultShadow && a.highlight == RingAppearance.defaultHighlight)
+        #expect(b.laps == .alternate && b.shadow == 0.5)
+        #expect(problems(#"{"rings": [{"name": "a", "leds": 12, "laps": "spiral"}]}"#).count == 1)
+    }
+
     @Test func anEmptyObjectIsTheDefaultActivityRings() throws {
         let config = try parse("{}")
         #expect(config.layout.rings.map(\.name) == ["move", "exercise", "stand"])

@@ -63,13 +63,25 @@ enum ClientCommand {
         case "set":
             guard !words.isEmpty else { throw .usage("set: give RING=VALUE, e.g. ledring set move=0.8") }
             var values: [Request.RingValueUpdate] = []
-            for word in words {
-                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                    throw .usage("set \"\(word)\": expected RING=VALUE, e.g. ledring set move=0.8 stand=45%")
+            var index = 0
+            while index < words.count {
+                let word = words[index]
+                let ring: String, text: String
+                if let equals = word.firstIndex(of: "="), equals != word.startIndex {
+                    ring = String(word[..<equals])
+                    text = String(word[word.index(after: equals)...])
+                    index += 1
+                } else if !word.contains("="), index + 1 < words.count, !words[index + 1].contains("=") {
+                    // `set move 50%`, as the text protocol takes it.
+                    ring = word
+                    text = words[index + 1]
+                    index += 2
+                } else {
+                    throw .usage("set \"\(word)\": expected RING=VALUE or RING VALUE, e.g. ledring set move=0.8 stand 45%")
                 }
-                let ring = String(word[..<equals])
-                values.append(.init(ring: ring, value: try ValueParser.progress(String(word[word.index(after: equals)...]),
-                                                                                option: "\(ring)=")))
+                let value = try ValueParser.progress(text, option: "\(ring)=")
+                if let note = ValueParser.lapsNote(ring: ring, text: text, value: value) { Terminal.error("ledring: " + note) }
+                values.append(.init(ring: ring, value: value))
             }
             request = .set(values: values, duration: duration ?? 0, curve: curve ?? .easeInOut)
         case "reset":

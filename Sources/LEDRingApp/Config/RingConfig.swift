@@ -4,7 +4,7 @@ import RingRender
 enum RingConfig {
     /// Keys a ring object may have.
     static let keys = ["name", "shape", "leds", "segments", "startLED", "direction", "gradient", "span", "cap",
-                       "capColor", "highlight", "track", "shadow", "spinner"]
+                       "capColor", "highlight", "track", "shadow", "laps", "spinner"]
     static let spinnerKeys = ["arc", "period", "reverses", "curve"]
 
     /// Gradients for rings that name none: the activity rings' by name, else in turn.
@@ -85,8 +85,9 @@ enum RingConfig {
         let gradient = readGradient(m["gradient"], at: at("gradient"), into: &reader)
         let cap = reader.choice(m["cap"], at: at("cap"), as: CapStyle.self) ?? .round
         let capColor = reader.color(m["capColor"], at: at("capColor"))
-        let highlight = reader.number(m["highlight"], at: at("highlight"), in: 0...1) ?? 0
-        let shadow = reader.number(m["shadow"], at: at("shadow"), in: 0...1) ?? 0.6
+        let highlight = reader.number(m["highlight"], at: at("highlight"), in: 0...1) ?? Double(RingAppearance.defaultHighlight)
+        let shadow = reader.number(m["shadow"], at: at("shadow"), in: 0...1) ?? Double(RingAppearance.defaultShadow)
+        let laps = reader.choice(m["laps"], at: at("laps"), as: LapStyle.self) ?? .turn
         let track = readTrack(m["track"], at: at("track"), into: &reader)
         var spinner = Spinner()
         if let value = m["spinner"], let s = reader.object(value, at: at("spinner"), known: spinnerKeys) {
@@ -101,7 +102,7 @@ enum RingConfig {
         let appearance = RingAppearance(
             gradient: (gradient ?? defaultGradient(name: name, index: index)).with(span: span),
             track: track ?? .opacity(0.1), cap: cap, capColor: capColor,
-            highlight: Float(highlight), shadow: Float(shadow), spinner: spinner)
+            highlight: Float(highlight), shadow: Float(shadow), laps: laps, spinner: spinner)
         return RingSpec(name: name, shape: shape,
                         segments: counts.map { Segment(ledCount: $0, startLED: startLED, direction: direction) },
                         appearance: appearance)

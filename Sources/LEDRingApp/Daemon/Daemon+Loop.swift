@@ -103,8 +103,11 @@ extension Daemon {
         let values = renderer.values(for: controller.states, at: now)
         let animating = controller.isAnimating(at: now)
         renderer.render(values, animating: animating)
+        let idle = renderer.power.idleMilliamps
         output.show(lightsOn ? renderer.frame : [RGB8](repeating: .black, count: config.layout.ledCount),
-                    values: values, states: controller.states, at: now)
+                    values: values, states: controller.states,
+                    power: lightsOn ? renderer.power : PowerReport(milliamps: idle, scale: 1, idleMilliamps: idle, withinBudget: true),
+                    at: now)
         publishSnapshot(at: now)
         if !renderer.power.withinBudget && !overBudgetLogged {
             Log.info("idle current alone (\(Int(renderer.power.idleMilliamps)) mA) exceeds maxMilliamps "
@@ -209,6 +212,7 @@ extension Daemon {
         var limited = next
         if let limit = options.maxMilliamps { limited.maxMilliamps = limit }
         renderer = Daemon.makeRenderer(config: limited, driver: outputSettings.driver, brightness: controller.brightness)
+        renderer.framesPerSecond = options.fps ?? limited.fps
         let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
         config = limited
         needsFrame = true

@@ -113,6 +113,7 @@ final class Daemon {
                      + (movedTo.map { "moved it to \($0) and" } ?? "") + " starting from 0")
         }
         renderer = Daemon.makeRenderer(config: config, driver: outputSettings.driver, brightness: controller.brightness)
+        renderer.framesPerSecond = options.fps ?? config.fps
         output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now)
         selectedRing = config.gpio.encoder?.ring ?? config.layout.rings.first?.name ?? ""
         let usesGPIO = config.gpio.power != nil || config.gpio.button != nil || config.gpio.encoder != nil

@@ -21,8 +21,17 @@ protocol FrameOutput: AnyObject {
 
     /// Sends one frame at time `now`; failures are recorded, logged and retried, never thrown.
     func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double)
+    /// Sends one frame with what the power limiter made of it (the simulated output prints it).
+    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], power: PowerReport, at now: Double)
     /// Re-opens a failed driver when its retry is due; true when it just came back.
     func retryIfDue(at now: Double) -> Bool
     /// Releases the device.
     func close()
+}
+
+extension FrameOutput {
+    /// Outputs that do not print the power estimate send the frame as it is.
+    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], power: PowerReport, at now: Double) {
+        show(frame, values: values, states: states, at: now)
+    }
 }

@@ -25,6 +25,10 @@ final class SimulatedOutput: FrameOutput {
     }
 
     func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double) {
+        show(frame, values: values, states: states, power: .empty, at: now)
+    }
+
+    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], power: PowerReport, at now: Double) {
         var rings: [SimulatedFrame.Ring] = []
         for (i, ring) in layout.rings.enumerated() {
             let range = layout.offsets[i]..<(layout.offsets[i] + ring.ledCount)
@@ -35,7 +39,8 @@ final class SimulatedOutput: FrameOutput {
                                               spinning: true, range: range))
             }
         }
-        let text = format.render(SimulatedFrame(index: framesSent, time: now - start, rings: rings), pixels: frame, layout: layout)
+        let text = format.render(SimulatedFrame(index: framesSent, time: now - start, rings: rings,
+                                                 milliamps: power.milliamps, scale: power.scale), pixels: frame, layout: layout)
         _ = Posix.writeAll(STDOUT_FILENO, Array(text.utf8), socket: false)
         framesSent += 1
     }

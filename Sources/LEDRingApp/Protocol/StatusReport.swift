@@ -45,7 +45,7 @@ struct StatusReport: Equatable, Sendable {
         var members: [(String, String)] = [
             ("ok", "true"), ("driver", JSONText.string(driver)), ("device", optional(device)),
             ("driverUp", driverUp ? "true" : "false"), ("leds", String(leds)), ("fps", JSONText.number(fps)),
-            ("frameInterval", JSONText.number(frameInterval)), ("framesSent", String(framesSent)),
+            ("frameInterval", JSONText.number((frameInterval * 1e5).rounded() / 1e5)), ("framesSent", String(framesSent)),
             ("errors", String(errors)), ("lastError", optional(lastError)),
             ("estimatedMilliamps", JSONText.number((estimatedMilliamps * 10).rounded() / 10)),
             ("maxMilliamps", maxMilliamps.map(String.init) ?? "null"),

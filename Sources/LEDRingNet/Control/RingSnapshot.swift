@@ -15,14 +15,19 @@ public struct RingSnapshot: Codable, Equatable, Sendable {
         /// The current frame's drive levels as `#rrggbb`, from 12 o'clock in the direction of
         /// travel (position order, not chain order), segment after segment.
         public var leds: [String]
+        /// The same LEDs as a screen shows their light (`SRGB.display` of each drive level), in
+        /// the same order: what a picture of the ring paints.
+        public var display: [String]
 
-        /// Makes a ring entry.
-        public init(name: String, value: Double, target: Double, spinning: Bool, leds: [String]) {
+        /// Makes a ring entry; `display` defaults to the screen colours of `leds`.
+        public init(name: String, value: Double, target: Double, spinning: Bool, leds: [String],
+                    display: [String]? = nil) {
             self.name = name
             self.value = value
             self.target = target
             self.spinning = spinning
             self.leds = leds
+            self.display = display ?? leds.map { RGB8(hex: $0).map { SRGB.display($0).hex } ?? $0 }
         }
     }
 

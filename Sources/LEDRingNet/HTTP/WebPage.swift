@@ -113,7 +113,9 @@ public enum WebPage {
       if (now !== shape) { build(snapshot); shape = now; }
       snapshot.rings.forEach(ring => {
         const dots = svg.querySelectorAll('g[data-ring="' + ring.name + '"] circle');
-        ring.leds.forEach((colour, k) => { if (dots[k]) dots[k].setAttribute("fill", colour); });
+        // `display`: the light each LED gives, as a screen shows it (`leds` are drive levels,
+        // which painted as CSS colours look darker and shifted in hue).
+        (ring.display || ring.leds).forEach((colour, k) => { if (dots[k]) dots[k].setAttribute("fill", colour); });
         const slider = controls.querySelector('input[data-ring="' + ring.name + '"]');
         const output = slider.parentElement.querySelector("output");
         output.textContent = ring.spinning ? "spin" : Math.round(ring.value * 100) + " %";

@@ -1,0 +1,93 @@
+/// The verbs of the command line, and the small kindnesses around them: global options before
+/// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
+enum VerbLine {
+    /// Every verb, in the order `--help` lists them.
+    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness",
+                        "boards", "doctor", "check-config", "help"]
+    /// Options that may come before the verb, and whether each takes a value.
+    static let globalOptions: [String: Bool] = ["--socket": true, "--config": true, "--state": true, "--json": false]
+
+    /// `arguments` with global options written before a verb moved after it:
+    /// `--socket X set move=1` → `set --socket X move=1`. Anything else is returned as it is.
+    static func normalised(_ arguments: [String]) -> [String] {
+        var i = 0
+        while i < arguments.count {
+            let word = arguments[i]
+            let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+            guard let takesValue = globalOptions[name] else { break }
+            i += takesValue && !word.contains("=") ? 2 : 1
+        }
+        guard i > 0, i < arguments.count, verbs.contains(arguments[i]) else { return arguments }
+        return [arguments[i]] + arguments[..<i] + arguments[(i + 1)...]
+    }
+
+    /// The verb `word` was probably meant to be, if it is one or two edits from one.
+    static func suggestion(for word: String) -> String? {
+        guard !word.hasPrefix("-"), !verbs.contains(word) else { return nil }
+        let scored = verbs.map { ($0, distance(word, $0)) }.filter { $0.1 <= 2 && $0.1 < $0.0.count }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var next = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            row = next
+        }
+        return row[b.count]
+    }
+
+    /// Whether the arguments after the verb ask for help.
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        arguments.dropFirst().contains { $0 == "-h" || $0 == "--help" }
+    }
+
+    /// The help text of one verb.
+    static func help(_ verb: String) -> String {
+        switch verb {
+        case "run":
+            return """
+            usage: ledring run [--config FILE] [--socket PATH] [--state PATH] [--stdin] [--fps F]
+                               (--simulate [--format json|text] | --driver KIND [hardware options])
+            The service: renders the rings from the config and takes requests on the control socket
+            (ledring set/get/…, the text protocol, MQTT and HTTP when configured). See README,
+            "Running ledring as a service"; `ledring --help` lists the hardware options.
+
+            """
+        case "set":
+            return """
+            usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH] [--json]
+                   ledring set RING VALUE…            (as the text protocol takes it)
+            VALUE is a percentage (80%) or a fraction of one lap (0.8; 1.3 is 130 %, 50 is 50 laps).
+            --duration animates over S seconds with --curve linear, easeIn, easeOut, easeInOut, spring.
+            Exit 0 done, 65 refused (unknown ring, bad value), 69 no service running.
+
+            """
+        case "reset":
+            return "usage: ledring reset [--duration S] [--curve C] [--socket PATH] [--json]\nSets every ring to 0 (animated over \(Request.defaultResetDuration) s unless --duration says otherwise).\n"
+        case "spin":
+            return "usage: ledring spin RING… [--socket PATH] [--json]\nShows the indeterminate spinner on each RING until `ledring stop` or a new value.\n"
+        case "stop":
+            return "usage: ledring stop [RING…] [--socket PATH] [--json]\nStops the spinner on each RING (all rings when none is named).\n"
+        case "brightness":
+            return "usage: ledring brightness VALUE [--socket PATH] [--json]\nOverall light, 0…1 or 0%…100%.\n"
+        case "get", "status":
+            return "usage: ledring \(verb) [--socket PATH] [--json]\n"
+                + (verb == "get" ? "Prints each ring's value and target.\n"
+                                 : "Prints the driver, frame rate, power estimate, clients and front ends.\n")
+        case "boards":
+            return "usage: ledring boards [--dir DIR]\nLists the boards ledring knows, with their SPI pins and clocks (DIR: more board files).\n"
+        case "doctor":
+            return "usage: ledring doctor [--root DIR] [--device PATH] [--driver KIND] [--leds N]\nChecks SPI, permissions, bufsiz and clocks; one line per check, exit 0 when all pass.\n"
+        case "check-config":
+            return "usage: ledring check-config FILE\nLists every problem in a config file, each with its place and the fix; exit 78 if any.\n"
+        default:
+            return Usage.text
+        }
+    }
+}

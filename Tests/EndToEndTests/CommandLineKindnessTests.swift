@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// The small things a new user hit (issue 13), through the built binary.
+@Suite struct CommandLineKindnessTests {
+    @Test(arguments: ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "boards", "doctor", "check-config"])
+    func everyVerbHasHelp(verb: String) throws {
+        let result = try LedringProcess.run([verb, "--help"])
+        #expect(result.status == 0, "\(verb) --help: \(result.stderr)")
+        #expect(result.stdout.hasPrefix("usage: ledring \(verb)"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func aMistypedVerbGetsASuggestion() throws {
+        let result = try LedringProcess.run(["sett", "move=0.5"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("did you mean `set`?"))
+        #expect(try LedringProcess.run(["stauts"]).stderr.contains("did you mean `status`?"))
+    }
+
+    @Test func globalOptionsMayComeBeforeTheVerb() throws {
+        let socket = NSTemporaryDirectory() + "ledring-none-\(getpid()).sock"
+        let result = try LedringProcess.run(["--socket", socket, "set", "move", "50%"])
+        // Parsed as `set --socket … move=50%`: it reaches the (absent) daemon on that socket.
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("no ledring daemon is listening on \(socket)"))
+    }
+
+    @Test func manyLapsWithoutAPercentSignAreExplainedButDone() throws {
+        let result = try LedringProcess.run(["--simulate", "--format", "json", "--frames", "1", "--rings", "move:4", "--set", "move=50"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("move=50 means 50 laps = 5000 %; write 50% for half a ring"))
+        let frame = try #require(try LedringProcess.jsonLines(result.stdout).first)
+        let rings = try #require(frame["rings"] as? [[String: Any]])
+        #expect(rings.first?["progress"] as? Double == 50)
+        // A percentage or a lap and a bit says nothing.
+        #expect(try LedringProcess.run(["--simulate", "--frames", "1", "--format", "text", "--set", "move=1.3"]).stderr.isEmpty)
+    }
+
+    @Test func svgNeedsOneFrameOrADirectory() throws {
+        let many = try LedringProcess.run(["--simulate", "--format", "svg", "--set", "move=0.5"])
+        #expect(many.status == 64 && many.stderr.contains("--frames 1"))
+        let one = try LedringProcess.run(["--simulate", "--format", "svg", "--frames", "1", "--set", "move=1.3"])
+        #expect(one.status == 0)
+        #expect(one.stdout.hasPrefix("<svg ") && one.stdout.hasSuffix("</svg>\n"))
+        #expect(one.stdout.components(separatedBy: "<svg ").count == 2)
+        let directory = NSTemporaryDirectory() + "ledring-svg-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = try LedringProcess.run(["--simulate", "--svg-dir", directory, "--frames", "3", "--set", "move=1"])
+        #expect(files.status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names == ["frame-00000.svg", "frame-00001.svg", "frame-00002.svg"])
+    }
+}
