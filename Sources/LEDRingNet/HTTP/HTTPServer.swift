@@ -49,7 +49,8 @@ public final class HTTPServer: Sendable {
             guard !line.isEmpty else { throw .tokenFile(path: path, reason: "is empty") }
             token = line
         }
-        router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes)
+        router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes,
+                            requestGuard: RequestGuard(address: settings.address, names: settings.hosts))
     }
 
     /// Starts listening (a no-op when already running).
