@@ -42,6 +42,8 @@ public final class MQTTBridge: Sendable {
     /// libmosquitto's error messages since the connection thread last took them: the reasons
     /// (OpenSSL's "certificate verify failed", an unloadable key) that its return codes lack.
     private let libraryErrors = Mutex<[String]>([])
+    /// Complaints about bad or retained commands, limited so a flood cannot flood the log.
+    private let complaints = Mutex(ComplaintLimiter())
     #if LEDRING_MQTT
     private let client = Mutex<MosquittoClient?>(nil)
     #endif
@@ -174,13 +176,20 @@ public final class MQTTBridge: Sendable {
         if was { log("lost the connection to \(settings.host):\(settings.port) (\(reason)); reconnecting") }
     }
 
-    /// A message arrived: apply it, or log why not and carry on.
-    func received(topic: String, payload: [UInt8]) {
+    /// A message arrived: apply it, or log why not and carry on. Retained messages are ignored:
+    /// every topic the bridge subscribes to is a command, and a retained command would be
+    /// replayed on every connect (a retained `reset` wiping the restored state after each restart).
+    func received(topic: String, payload: [UInt8], retained: Bool = false) {
+        if retained {
+            complain("ignored a retained message on \(LogText.escaped(topic)): commands act only when sent live; "
+                     + "publish them without retain, and clear this one with an empty retained message")
+            return
+        }
         let command: MQTTCommand?
         do throws(PayloadError) {
             command = try topics.command(topic: topic, payload: payload)
         } catch {
-            log("ignored \(topic): \(error.message)")
+            complain("ignored \(LogText.escaped(topic)): \(LogText.escaped(error.message, limit: 200))")
             return
         }
         guard let command else { return }
@@ -189,8 +198,13 @@ public final class MQTTBridge: Sendable {
         } catch {
             // A group message may name a ring only other devices have: not an error here.
             if case .unknownRing = error, topics.isGroup(topic) { return }
-            log("ignored \(topic): \(error)")
+            complain("ignored \(LogText.escaped(topic)): \(LogText.escaped("\(error)", limit: 200))")
         }
+    }
+
+    private func complain(_ text: String) {
+        let now = Date().timeIntervalSinceReferenceDate
+        for line in complaints.withLock({ $0.admit(text, at: now) }) { log(line) }
     }
 
     /// State changed: publish the state topics whose payload differs from the last one sent.

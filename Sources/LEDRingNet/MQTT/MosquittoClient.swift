@@ -105,7 +105,7 @@ final class MosquittoClient: Sendable {
             if count > 0, let bytes = message.pointee.payload {
                 payload = Array(UnsafeRawBufferPointer(start: bytes, count: count))
             }
-            bridge.received(topic: String(cString: topic), payload: payload)
+            bridge.received(topic: String(cString: topic), payload: payload, retained: message.pointee.retain)
         }
     }
 
