@@ -138,6 +138,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(FileManager.default.fileExists(atPath: movedTo))
     }
+
+    /// Issue 14: a link planted where the temp file goes must not make the daemon write through it.
+    @Test func aPlantedTempLinkIsNotFollowed() throws {
+        let path = temporaryPath()
+        let root = Posix.directory(of: Posix.directory(of: path))
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        let victim = root + "/victim"
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: "\(path).tmp-\(getpid())", withDestinationPath: victim)
+        let state = SavedState(rings: ["move": 0.5], spinning: [], brightness: 1)
+        try StateStore(path: path).save(state)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(StateStore(path: path).load() == .state(state))
+    }
+
+    /// Issue 14: a state file that cannot be read is set aside like a corrupt one, so the first
+    /// save does not destroy it.
+    @Test func anUnreadableFileIsSetAsideNotOverwritten() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        // A directory where the file should be cannot be read as one (as root too).
+        Posix.makeDirectories(path, mode: 0o755)
+        try "keep".write(toFile: path + "/inside", atomically: false, encoding: .utf8)
+        guard case .corrupt(_, let movedTo?) = StateStore(path: path).load() else {
+            Issue.record("not set aside")
+            return
+        }
+        try StateStore(path: path).save(SavedState(rings: [:], spinning: [], brightness: 1))
+        #expect(try String(contentsOfFile: movedTo + "/inside", encoding: .utf8) == "keep")
+    }
 }
 
 @Suite struct DaemonPathsTests {
