@@ -24,6 +24,12 @@ enum RingConfig {
             reader.report(path, "must list at least one ring, e.g. [{\"name\": \"move\", \"leds\": 24}]")
             return nil
         }
+        // Each ring has at least one LED: more rings than the chain holds LEDs can never be valid,
+        // so refuse them before building anything per ring (50 000 rings cost 655 MB to check).
+        guard items.count <= RingLayout.maxChainLEDs else {
+            reader.report(path, "lists \(items.count) rings; a chain holds at most \(RingLayout.maxChainLEDs) LEDs, so at most \(RingLayout.maxChainLEDs) rings")
+            return nil
+        }
         var rings: [RingSpec] = []
         var failed = false
         var firstIndex: [String: Int] = [:]
