@@ -106,3 +106,24 @@ struct HTTPAttackTests {
         #expect(state.status == 200)
     }
 }
+
+/// Secret files are small regular files: a device is refused at once, not read for ever.
+@Suite struct SecretFileTests {
+    @Test func aDeviceIsRefused() throws {
+        var settings = HTTPSettings()
+        settings.tokenFile = "/dev/zero"
+        #expect {
+            _ = try HTTPServer(settings: settings, control: try InMemoryRingControl(), log: { _ in })
+        } throws: { error in
+            "\(error)".contains("/dev/zero") && "\(error)".contains("not a regular file") && !"\(error)".contains("permission")
+        }
+    }
+
+    @Test func aTokenFileGivesItsFirstLine() throws {
+        let path = "/tmp/lr-token-\(UUID().uuidString.prefix(8))"
+        defer { unlink(path) }
+        try "  s3cret \nrest\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try SecretFile.firstLine(path) == "s3cret")
+        #expect(try SecretFile.firstLine(path, trimming: false) == "  s3cret ")
+    }
+}

@@ -41,13 +41,9 @@ public final class HTTPServer: Sendable {
         self.log = log
         var token = settings.token
         if let path = settings.tokenFile {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .tokenFile(path: path, reason: "cannot be read")
+            do throws(SecretFile.Problem) { token = try SecretFile.firstLine(path) } catch {
+                throw .tokenFile(path: path, reason: error.reason)
             }
-            let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            guard !line.isEmpty else { throw .tokenFile(path: path, reason: "is empty") }
-            token = line
         }
         router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes,
                             requestGuard: RequestGuard(address: settings.address, names: settings.hosts))

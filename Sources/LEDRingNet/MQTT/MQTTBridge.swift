@@ -69,11 +69,9 @@ public final class MQTTBridge: Sendable {
         #if LEDRING_MQTT
         var password: String?
         if let path = settings.passwordFile {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .passwordFile(path: path, reason: "cannot be read")
+            do throws(SecretFile.Problem) { password = try SecretFile.firstLine(path, trimming: false) } catch {
+                throw .passwordFile(path: path, reason: error.reason)
             }
-            password = text.split(whereSeparator: \.isNewline).first.map(String.init)
-            guard password?.isEmpty == false else { throw .passwordFile(path: path, reason: "is empty") }
         }
         try client.withLock { (client: inout MosquittoClient?) throws(MQTTError) in
             guard client == nil else { return }
