@@ -7,7 +7,8 @@ public enum LogText {
 
     /// `text` with control characters (C0, DEL, C1, line and paragraph separators) escaped as
     /// `\n`, `\r`, `\t` or `\u{…}`, cut after `limit` characters with `… (N more characters)`.
-    public static func escaped(_ text: String, limit: Int = defaultLimit) -> String {
+    /// `escapingBackslash: false` for text whose parts were escaped already (a whole log line).
+    public static func escaped(_ text: String, limit: Int = defaultLimit, escapingBackslash: Bool = true) -> String {
         var out = ""
         var count = 0
         var total = 0
@@ -19,7 +20,7 @@ public enum LogText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\\": out += "\\\\"
+            case "\\" where escapingBackslash: out += "\\\\"
             default:
                 let v = scalar.value
                 if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF {

@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 14 on the control socket and standard input: idle clients, a byte order mark, huge
+/// values echoed, junk flooding the log. At most 33 connections; every wait is bounded.
+@Suite struct SocketAttackTests {
+    @Test func idleClientsDoNotLockOthersOut() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        var idle: [SocketConnection] = []
+        for _ in 0..<32 { idle.append(try SocketConnection(path: daemon.socket)) }
+        // They say nothing; after a moment a real client still gets its answer.
+        usleep(1_500_000)
+        let get = try daemon.client(["get"])
+        #expect(get.status == 0, "ledring get: \(get.stderr)")
+        #expect(idle.count == 32)
+    }
+
+    @Test func aByteOrderMarkBeforeARequestIsIgnored() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let connection = try SocketConnection(path: daemon.socket)
+        let reply = try connection.request("\u{FEFF}get")
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+    }
+
+    @Test func hugeValuesAreNotEchoedWhole() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let connection = try SocketConnection(path: daemon.socket)
+        let value = String(repeating: "x", count: 10_000)
+        for line in ["set move \(value)", "set \(value) 0.5", "\(value)", "brightness \(value)", "curve \(value)"] {
+            try connection.send(line + "\n")
+            let reply = try #require(connection.readLine())
+            #expect(reply.contains("\"ok\":false") && reply.count < 600, "\(reply.prefix(200))")
+        }
+    }
+
+    @Test func junkOnStandardInputDoesNotFloodTheLog() throws {
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "WIRE", "--stdin"].map {
+            $0 == "WIRE" ? DaemonProcess.makeDirectory() + "/wire.bin" : $0
+        })
+        defer { daemon.cleanUp() }
+        let junk = (0..<500).map { "junk \($0) \u{1B}[31mred\u{1B}[0m" }.joined(separator: "\n") + "\n"
+        daemon.stdinPipe.fileHandleForWriting.write(Data(junk.utf8))
+        try daemon.stdinPipe.fileHandleForWriting.close()
+        #expect(daemon.waitUntil { daemon.stderr.contains("standard input closed") })
+        let complaints = daemon.stderr.split(separator: "\n").filter { $0.contains("standard input line") }
+        #expect(complaints.count >= 1 && complaints.count <= 10)
+        #expect(!daemon.stderr.contains("\u{1B}"))
+    }
+}
