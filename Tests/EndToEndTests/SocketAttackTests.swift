@@ -8,6 +8,8 @@ import Testing
     @Test func idleClientsDoNotLockOthersOut() throws {
         let daemon = try DaemonProcess()
         defer { daemon.cleanUp() }
+        // The start-up probe's connection must be gone before counting: only the status client is left.
+        #expect(daemon.waitUntil { (try? daemon.client(["status", "--json"]).stdout.contains("\"clients\":1,")) == true })
         var idle: [SocketConnection] = []
         for _ in 0..<32 { idle.append(try SocketConnection(path: daemon.socket)) }
         // They say nothing; after a moment a real client still gets its answer.
