@@ -69,6 +69,25 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
+    @Test func errorsSayWhereAndNeverShowFoundationText() throws {
+        let (server, control) = try HTTPServerTests.running()
+        defer { server.stop() }
+        let json = ["Content-Type": "application/json"]
+        let invalidUTF8 = Array(#"{"value":""#.utf8) + [0xFF] + Array(#""}"#.utf8)
+        let cases: [([UInt8], String)] = [(Array("{\"value\":\n0.5,,}".utf8), "line 2, column 5"), (Array(#"{"value":1e309}"#.utf8), "1e309"),
+                                          (invalidUTF8, "UTF-8"), (Array(#"{"value":0.5,"value":0.6}"#.utf8), "duplicate key")]
+        for (body, expected) in cases {
+            let reply = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", headers: json, rawBody: body)
+            #expect(reply.status == 400)
+            #expect(!reply.body.contains("NSCocoaErrorDomain") && !reply.body.contains("DecodingError") && !reply.body.contains("Error Domain"))
+            #expect(reply.body.contains(expected), "\(reply.body)")
+        }
+        let huge = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: #"{"value":"\#(String(repeating: "9", count: 10_000))"}"#,
+                                            headers: json)
+        #expect(huge.status == 400 && huge.body.count < 500)
+        #expect(control.commands.isEmpty)
+    }
+
     @Test func openEventStreamsLeaveRoomForOthers() throws {
         let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
