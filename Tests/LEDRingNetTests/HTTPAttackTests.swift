@@ -109,6 +109,46 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
+    /// A server whose clients must finish their headers within 1 s and may idle 1 s.
+    static func impatient() throws -> (HTTPServer, InMemoryRingControl) {
+        var settings = HTTPSettings()
+        settings.port = 0
+        settings.headerTimeout = 1
+        settings.idleTimeout = 1
+        let control = try InMemoryRingControl()
+        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
+        try server.start()
+        return (server, control)
+    }
+
+    @Test func slowHeadersAndIdleConnectionsAreClosed() throws {
+        let (server, _) = try Self.impatient()
+        defer { server.stop() }
+        // Trickling: a byte now and then keeps an idle timer happy, not the header deadline.
+        let slow = try LoopbackHTTP.connect(port: server.port)
+        defer { close(slow) }
+        var closed = false
+        for byte in Array("GET /api/state HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1".utf8) {
+            let sent = [byte].withUnsafeBytes { send(slow, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 { closed = true; break }
+            var p = pollfd(fd: slow, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 300) > 0 { closed = (try? LoopbackHTTP.readSome(slow, timeout: 0))?.isEmpty ?? true; break }
+        }
+        #expect(closed, "a client trickling its headers was never cut off")
+        // Kept alive after a request, then silent: closed.
+        let idle = try LoopbackHTTP.connect(port: server.port)
+        defer { close(idle) }
+        try LoopbackHTTP.write(idle, Array("GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+        var received: [UInt8] = []
+        var ended = false
+        for _ in 0..<100 {
+            let chunk = try LoopbackHTTP.readSome(idle)
+            if chunk.isEmpty { ended = true; break }
+            received += chunk
+        }
+        #expect(ended && String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test func trickledHeadersDoNotLockOthersOut() throws {
         let (server, _) = try HTTPServerTests.running()
         defer { server.stop() }
