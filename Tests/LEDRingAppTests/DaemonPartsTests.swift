@@ -159,15 +159,48 @@ import Testing
     @Test func anUnreadableFileIsSetAsideNotOverwritten() throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
-        // A directory where the file should be cannot be read as one (as root too).
-        Posix.makeDirectories(path, mode: 0o755)
-        try "keep".write(toFile: path + "/inside", atomically: false, encoding: .utf8)
-        guard case .corrupt(_, let movedTo?) = StateStore(path: path).load() else {
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        try "precious".write(toFile: path, atomically: false, encoding: .utf8)
+        // Unreadable to the daemon (EACCES); tests run as root, so the seam says so.
+        let system = FakeSystemCalls()
+        system.addFile(path, "precious")
+        system.deny(path)
+        guard case .corrupt(let reason, let movedTo?) = StateStore(path: path, system: system).load() else {
             Issue.record("not set aside")
             return
         }
+        #expect(reason.contains("cannot read"))
         try StateStore(path: path).save(SavedState(rings: [:], spinning: [], brightness: 1))
-        #expect(try String(contentsOfFile: movedTo + "/inside", encoding: .utf8) == "keep")
+        #expect(try String(contentsOfFile: movedTo, encoding: .utf8) == "precious")
+    }
+
+    /// A directory or a device at the state path is neither renamed nor replaced.
+    @Test(arguments: ["directory", "/dev/null"])
+    func aDirectoryOrDeviceIsLeftAlone(kind: String) throws {
+        let root = "/tmp/lr-unit-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = kind == "directory" ? root + "/state.json" : kind
+        if kind == "directory" { Posix.makeDirectories(path, mode: 0o755) }
+        guard case .corrupt(let reason, nil) = StateStore(path: path).load() else {
+            Issue.record("\(path) was not reported, or was moved")
+            return
+        }
+        #expect(reason.contains("left alone"))
+        #expect(throws: SystemError.self) { try StateStore(path: path).save(SavedState(rings: [:], spinning: [], brightness: 1)) }
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == (kind == "directory" ? S_IFDIR : S_IFCHR))
+    }
+
+    @Test func hugeNumbersInTheStateFileAreNamed() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        try #"{"rings":{"move":1e309},"spinning":[],"brightness":1}"#.write(toFile: path, atomically: false, encoding: .utf8)
+        guard case .corrupt(let reason, _?) = StateStore(path: path).load() else {
+            Issue.record("not set aside")
+            return
+        }
+        #expect(reason.contains("1e309") && !reason.contains("DecodingError"))
     }
 }
 

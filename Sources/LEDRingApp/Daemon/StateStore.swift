@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDHardware
+import LEDRingNet
 
 /// Keeps the target values in a file across restarts, written so that a power cut at any moment
 /// leaves either the old file or the new one: temp file, fsync, rename, fsync of the directory.
@@ -27,22 +28,36 @@ struct StateStore: Sendable {
     }
 
     /// Reads the state; a corrupt or unreadable file is set aside (renamed) so it is kept for a
-    /// look, never overwritten by the next save, and never stops the daemon from starting.
+    /// look, never overwritten by the next save, and never stops the daemon from starting. A
+    /// directory or device at the path is left alone (and `save` refuses to replace it).
     func load() -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return .none }
-            let kind = info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "cannot read it"
-            return setAside(reason: kind)
+        let status: FileStatus
+        do {
+            status = try system.stat(path)
+        } catch {
+            return error == .noSuchFileOrDirectory ? .none : setAside(reason: "cannot examine it (\(error))")
+        }
+        if status.isDirectory || status.isCharacterDevice {
+            return .corrupt(reason: "is a \(status.isDirectory ? "directory" : "device"), not a state file; left alone; choose another --state",
+                            movedTo: nil)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try system.readFile(path)
+        } catch {
+            return setAside(reason: "cannot read it (\(error))")
         }
         let reason: String
         do {
-            let state = try JSONDecoder().decode(SavedState.self, from: data)
+            try JSONSyntax.check(bytes)
+            let state = try JSONDecoder().decode(SavedState.self, from: Data(bytes))
             if let problem = state.problem {
                 reason = problem
             } else {
                 return .state(state)
             }
+        } catch let error as JSONSyntax.Problem {
+            reason = "not a ledring state file (\(error))"
         } catch {
             reason = "not a ledring state file (\(StateStore.describe(error)))"
         }
@@ -76,6 +91,11 @@ struct StateStore: Sendable {
         }
         let directory = Posix.directory(of: path)
         if access(directory, F_OK) != 0 { Posix.makeDirectories(directory, mode: 0o755) }
+        var existing = stat()
+        if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFLNK {
+            throw SystemError(operation: "saving the state to", path: path, code: EEXIST,
+                              fix: "that is not a regular file and is left alone; choose another --state")
+        }
         let temporary = "\(path).tmp-\(getpid())"
         let fd: Int32
         do {
