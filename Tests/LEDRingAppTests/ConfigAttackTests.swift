@@ -46,6 +46,12 @@ import Testing
         let rings = (0..<50_000).map { #"{"name":"r\#($0)","leds":1}"# }.joined(separator: ",")
         let found = problems(#"{"rings":[\#(rings)]}"#)
         #expect(found.count == 1 && found[0].contains("50000 rings") && found[0].contains("16384"))
+        // Within the chain but still far too many: 16 000 one-LED rings took 247 MB.
+        let many = (0..<16_000).map { #"{"name":"r\#($0)","leds":1}"# }.joined(separator: ",")
+        let tooMany = problems(#"{"rings":[\#(many)]}"#)
+        #expect(tooMany.count == 1 && tooMany[0].contains("at most 512"))
+        let most = (0..<512).map { #"{"name":"r\#($0)","leds":1}"# }.joined(separator: ",")
+        #expect(problems(#"{"rings":[\#(most)]}"#).isEmpty)
     }
 
     @Test func aHugeFileIsRefusedBeforeParsing() throws {
