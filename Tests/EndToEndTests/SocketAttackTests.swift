@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// Issue 14 on the control socket and standard input: idle clients, a byte order mark, huge
@@ -17,6 +18,37 @@ import Testing
         let get = try daemon.client(["get"])
         #expect(get.status == 0, "ledring get: \(get.stderr)")
         #expect(idle.count == 32)
+    }
+
+    /// Connections kept busy by a thread of their own.
+    final class Busy: @unchecked Sendable {
+        let connections: [SocketConnection]
+        let stop = Mutex(false)
+        init(_ connections: [SocketConnection]) { self.connections = connections }
+    }
+
+    @Test func aFullSocketAnswersBusyNotBrokenPipe() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? daemon.client(["status", "--json"]).stdout.contains("\"clients\":1,")) == true })
+        var connections: [SocketConnection] = []
+        for _ in 0..<32 { connections.append(try SocketConnection(path: daemon.socket)) }
+        let busy = Busy(connections)
+        // Every client asks something every 100 ms, so none is idle enough to give way.
+        let thread = Thread {
+            for _ in 0..<600 where !busy.stop.withLock({ $0 }) {
+                for connection in busy.connections {
+                    try? connection.send("get\n")
+                    _ = connection.readLine(timeout: 5)
+                }
+                usleep(100_000)
+            }
+        }
+        thread.start()
+        defer { busy.stop.withLock { $0 = true } }
+        usleep(300_000)
+        let get = try daemon.client(["get"])
+        #expect(get.status == 69 && get.stderr.contains("busy") && !get.stderr.contains("Broken pipe"), "\(get.status) \(get.stderr)")
     }
 
     @Test func aByteOrderMarkBeforeARequestIsIgnored() throws {
