@@ -32,7 +32,12 @@ import Testing
         #expect(route("POST", "/api/reset", headers: ["Host": ["127.0.0.1:8080"], "Origin": ["http://127.0.0.1:8080"],
                                                       "Sec-Fetch-Site": ["same-origin"]])?.status == 200)
         #expect(route("POST", "/api/power", "off", headers: ["Host": ["localhost:8080"]])?.status == 200)
-        #expect(control.commands == [.reset, .power(false)])
+        // Behind a TLS reverse proxy that keeps Host.
+        #expect(route("POST", "/api/power", "on", headers: ["Host": ["ledring.local"], "Origin": ["https://ledring.local"]],
+                      hosts: ["ledring.local"])?.status == 200)
+        #expect(route("POST", "/api/power", "on", headers: ["Host": ["ledring.local"], "Origin": ["https://evil.example"]],
+                      hosts: ["ledring.local"])?.status == 403)
+        #expect(control.commands == [.reset, .power(false), .power(true)])
     }
 
     @Test func hostMustNameThisServer() {

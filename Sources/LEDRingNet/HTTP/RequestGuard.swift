@@ -48,7 +48,8 @@ public struct RequestGuard: Sendable {
             return .error(403, "refused a \(site) request: the API takes changes only from its own page (or from clients that are not browsers)")
         }
         if let origin = request.header("origin") {
-            guard let host, origin.lowercased() == "http://" + host.lowercased() else {
+            // https too: the page's own origin as seen through a TLS reverse proxy that keeps Host.
+            guard let host, ["http://", "https://"].contains(where: { origin.lowercased() == $0 + host.lowercased() }) else {
                 return .error(403, "refused a request from \(RequestGuard.shown(origin)): the API takes changes only from its own page"
                                    + (host.map { " (http://\(RequestGuard.shown($0)))" } ?? ""))
             }
