@@ -44,6 +44,9 @@ public final class MQTTBridge: Sendable {
     private let libraryErrors = Mutex<[String]>([])
     /// Complaints about bad or retained commands, limited so a flood cannot flood the log.
     private let complaints = Mutex(ComplaintLimiter())
+    /// Failed connection attempts, logged a few a minute (with a 5 s backoff an outage would
+    /// otherwise log 12 lines a minute for as long as it lasts).
+    private let retries = Mutex(ComplaintLimiter(burst: 5, window: 60))
     #if LEDRING_MQTT
     private let client = Mutex<MosquittoClient?>(nil)
     #endif
@@ -198,6 +201,12 @@ public final class MQTTBridge: Sendable {
             if case .unknownRing = error, topics.isGroup(topic) { return }
             complain("ignored \(LogText.escaped(topic)): \(LogText.escaped("\(error)", limit: 200))")
         }
+    }
+
+    /// Logs a failed connection attempt, limited like complaints.
+    func logRetry(_ text: String) {
+        let now = Date().timeIntervalSinceReferenceDate
+        for line in retries.withLock({ $0.admit(text, at: now) }) { log(line) }
     }
 
     private func complain(_ text: String) {

@@ -216,7 +216,7 @@ final class MosquittoClient: Sendable {
             defer { l.delay = min(l.delay * 2, Double(settings.reconnectMax)) }
             return l.delay
         }
-        bridge.log("\(failure); retrying in \(Int(delay)) s")
+        bridge.logRetry("\(failure); retrying in \(Int(delay)) s")
         let steps = Int(delay / 0.05)
         for _ in 0..<max(1, steps) where !stopRequested { usleep(50_000) }
     }
