@@ -135,6 +135,18 @@ struct HTTPAttackTests {
             if poll(&p, 1, 300) > 0 { closed = (try? LoopbackHTTP.readSome(slow, timeout: 0))?.isEmpty ?? true; break }
         }
         #expect(closed, "a client trickling its headers was never cut off")
+        // The same for a body trickled after complete headers.
+        let slowBody = try LoopbackHTTP.connect(port: server.port)
+        defer { close(slowBody) }
+        try LoopbackHTTP.write(slowBody, Array("POST /api/rings/move HTTP/1.1\r\nHost: localhost\r\nContent-Length: 60\r\n\r\n".utf8))
+        var bodyCut = false
+        for _ in 0..<60 {
+            let sent = [UInt8(ascii: " ")].withUnsafeBytes { send(slowBody, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 { bodyCut = true; break }
+            var p = pollfd(fd: slowBody, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 300) > 0 { bodyCut = (try? LoopbackHTTP.readSome(slowBody, timeout: 0))?.isEmpty ?? true; break }
+        }
+        #expect(bodyCut, "a client trickling its body was never cut off")
         // Kept alive after a request, then silent: closed.
         let idle = try LoopbackHTTP.connect(port: server.port)
         defer { close(idle) }

@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// Every open HTTP connection and what it is doing, so idle and slow clients can never hold all
-/// the room: a connection still sending its headers after `headerTimeout`, or silent between
-/// requests past `idleTimeout` + `headerTimeout`, is cut; when the server is full, the oldest
+/// the room: a connection still sending its headers after `headerTimeout` (or its body
+/// `headerTimeout` after the headers), or silent between requests past `idleTimeout` +
+/// `headerTimeout`, is cut; when the server is full, the oldest
 /// such connection is cut to make room for the new one; event streams have their own quota.
 ///
 /// Connections are cut with `shutdown(2)` on a duplicate of their socket, taken when they open
@@ -16,6 +17,8 @@ final class ConnectionTable: Sendable {
     enum Phase: Sendable, Equatable {
         /// Opened, headers not complete yet.
         case headers
+        /// Headers in, body still arriving.
+        case body
         /// A request is being answered.
         case busy
         /// An event stream.
@@ -82,12 +85,22 @@ final class ConnectionTable: Sendable {
         }
     }
 
-    /// A request's headers are in: true when it may be served, false when the server is full
-    /// (answer 503).
-    func started(_ key: UInt) -> Bool {
+    /// A request's headers are in (its body may follow): true when it may be served, false when
+    /// the server is full (answer 503).
+    func started(_ key: UInt, at now: Double = ConnectionTable.now()) -> Bool {
         state.withLock { s in
-            s.entries[key]?.phase = .busy
+            if s.entries[key] != nil {
+                s.entries[key]?.phase = .body
+                s.entries[key]?.since = now
+            }
             return s.entries.values.filter { $0.phase != .headers && $0.phase != .idle }.count <= limit
+        }
+    }
+
+    /// The request's body is in; it is being answered (no deadline: answers are quick).
+    func bodyReceived(_ key: UInt) {
+        state.withLock { s in
+            if s.entries[key]?.phase == .body { s.entries[key]?.phase = .busy }
         }
     }
 
@@ -123,7 +136,7 @@ final class ConnectionTable: Sendable {
             for entry in s.entries.values {
                 let deadline: Double
                 switch entry.phase {
-                case .headers: deadline = entry.since + headerTimeout
+                case .headers, .body: deadline = entry.since + headerTimeout
                 case .idle: deadline = entry.since + idleTimeout + headerTimeout
                 case .busy, .stream: continue
                 }

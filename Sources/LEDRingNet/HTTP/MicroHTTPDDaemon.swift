@@ -174,6 +174,7 @@ private final class Handler: Sendable {
             size.pointee = 0
             return upload.received > Handler.drainLimit ? .NO : .YES
         }
+        table.bodyReceived(Handler.key(connection))
         if upload.received > maxBodyBytes {
             return send(connection, .error(413, "body is \(upload.received) bytes; at most \(maxBodyBytes) are accepted"))
         }
