@@ -22,7 +22,8 @@ public struct HTTPSettings: Decodable, Equatable, Sendable {
     /// 503 "busy" from a small reserve, and the oldest idle or slow one is dropped to make room.
     public var maxConnections = 32
     /// Most simultaneous event streams (`/api/events`), a share of `maxConnections` so open pages
-    /// can never take every connection; one more is answered 503.
+    /// can never take every connection (by default 8, or half of `maxConnections` if that is
+    /// less); one more is answered 503.
     public var maxEventStreams = 8
     /// Seconds a connection may stay silent (keep-alive between requests, a stalled body) before
     /// it is closed.
@@ -58,8 +59,9 @@ public struct HTTPSettings: Decodable, Equatable, Sendable {
         if token != nil && tokenFile != nil { r.report("tokenFile", "give token or tokenFile, not both") }
         maxBodyBytes = r.integer("maxBodyBytes", in: 256...1_048_576) ?? maxBodyBytes
         eventInterval = r.number("eventInterval", in: 0.01...10) ?? eventInterval
-        maxConnections = r.integer("maxConnections", in: 4...1024) ?? maxConnections
-        maxEventStreams = r.integer("maxEventStreams", in: 1...1024) ?? maxEventStreams
+        maxConnections = r.integer("maxConnections", in: 2...1024) ?? maxConnections
+        // Unless given, at most half the connections (and 8) may be live pages.
+        maxEventStreams = r.integer("maxEventStreams", in: 1...1024) ?? min(maxEventStreams, max(1, maxConnections / 2))
         if maxEventStreams >= maxConnections {
             r.report("maxEventStreams", "must be less than maxConnections (\(maxConnections)) so pages cannot take every connection, got \(maxEventStreams)")
         }
