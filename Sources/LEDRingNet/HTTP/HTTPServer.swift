@@ -69,6 +69,9 @@ public final class HTTPServer: Sendable {
             if router.token == nil && !HTTPServer.isLoopback(settings.address) {
                 log("warning: \(settings.address) is reachable from other machines and no token is set; anyone there can drive the LEDs")
             }
+            if !HTTPServer.isLoopback(settings.address) && settings.hosts.isEmpty {
+                log("answering to IP addresses and localhost only; to open the page by a name (raspberrypi.local), list it in http.hosts")
+            }
         }
         #else
         throw .unavailable
