@@ -34,14 +34,12 @@ import Testing
         var connections: [SocketConnection] = []
         for _ in 0..<32 { connections.append(try SocketConnection(path: daemon.socket)) }
         let busy = Busy(connections)
-        // Every client asks something every 100 ms, so none is idle enough to give way.
+        // Every client asks something every 50 ms or so, so none is idle enough (1 s) to give way.
         let thread = Thread {
-            for _ in 0..<600 where !busy.stop.withLock({ $0 }) {
-                for connection in busy.connections {
-                    try? connection.send("get\n")
-                    _ = connection.readLine(timeout: 5)
-                }
-                usleep(100_000)
+            for _ in 0..<1200 where !busy.stop.withLock({ $0 }) {
+                for connection in busy.connections { try? connection.send("get\n") }
+                for connection in busy.connections { _ = connection.readLine(timeout: 5) }
+                usleep(50_000)
             }
         }
         thread.start()
