@@ -56,13 +56,13 @@ private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", pack
         let port = try Self.httpPort(daemon)
         #expect(try Self.status(daemon)["http"] as? String == "127.0.0.1:\(port)")
 
-        let set = try LoopbackHTTP.request(port: port, "POST", "/api/rings/move", body: #"{"value":1}"#)
+        let set = try LoopbackHTTP.request(port: port, "POST", "/api/rings/move", body: #"{"value":1}"#, headers: ["Content-Type": "application/json"])
         #expect(set.status == 200, "\(set.body)")
         #expect(set.body.contains(#""target":1"#), "the reply's snapshot already has the change: \(set.body)")
         #expect(daemon.waitUntil { (try? daemon.frames().last.map(DaemonTests.litMoveLEDs)) == 24 }, "\(daemon.stderr)")
         #expect(try daemon.rings()["move"]?.target == 1)
 
-        let malformed = try LoopbackHTTP.request(port: port, "POST", "/api/rings/move", body: #"{"value":"#)
+        let malformed = try LoopbackHTTP.request(port: port, "POST", "/api/rings/move", body: #"{"value":"#, headers: ["Content-Type": "application/json"])
         #expect(malformed.status == 400 && malformed.body.contains("not valid JSON"), "\(malformed.body)")
         let unknown = try LoopbackHTTP.request(port: port, "POST", "/api/rings/moov", body: "0.5")
         #expect(unknown.status == 404 && unknown.body.contains(#"no ring called \"moov\""#), "\(unknown.body)")

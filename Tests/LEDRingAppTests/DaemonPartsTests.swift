@@ -138,6 +138,70 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(FileManager.default.fileExists(atPath: movedTo))
     }
+
+    /// Issue 14: a link planted where the temp file goes must not make the daemon write through it.
+    @Test func aPlantedTempLinkIsNotFollowed() throws {
+        let path = temporaryPath()
+        let root = Posix.directory(of: Posix.directory(of: path))
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        let victim = root + "/victim"
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: "\(path).tmp-\(getpid())", withDestinationPath: victim)
+        let state = SavedState(rings: ["move": 0.5], spinning: [], brightness: 1)
+        try StateStore(path: path).save(state)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(StateStore(path: path).load() == .state(state))
+    }
+
+    /// Issue 14: a state file that cannot be read is set aside like a corrupt one, so the first
+    /// save does not destroy it.
+    @Test func anUnreadableFileIsSetAsideNotOverwritten() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        try "precious".write(toFile: path, atomically: false, encoding: .utf8)
+        // Unreadable to the daemon (EACCES); tests run as root, so the seam says so.
+        let system = FakeSystemCalls()
+        system.addFile(path, "precious")
+        system.deny(path)
+        guard case .corrupt(let reason, let movedTo?) = StateStore(path: path, system: system).load() else {
+            Issue.record("not set aside")
+            return
+        }
+        #expect(reason.contains("cannot read"))
+        try StateStore(path: path).save(SavedState(rings: [:], spinning: [], brightness: 1))
+        #expect(try String(contentsOfFile: movedTo, encoding: .utf8) == "precious")
+    }
+
+    /// A directory or a device at the state path is neither renamed nor replaced.
+    @Test(arguments: ["directory", "/dev/null"])
+    func aDirectoryOrDeviceIsLeftAlone(kind: String) throws {
+        let root = "/tmp/lr-unit-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = kind == "directory" ? root + "/state.json" : kind
+        if kind == "directory" { Posix.makeDirectories(path, mode: 0o755) }
+        guard case .corrupt(let reason, nil) = StateStore(path: path).load() else {
+            Issue.record("\(path) was not reported, or was moved")
+            return
+        }
+        #expect(reason.contains("left alone"))
+        #expect(throws: SystemError.self) { try StateStore(path: path).save(SavedState(rings: [:], spinning: [], brightness: 1)) }
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == (kind == "directory" ? S_IFDIR : S_IFCHR))
+    }
+
+    @Test func hugeNumbersInTheStateFileAreNamed() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        try #"{"rings":{"move":1e309},"spinning":[],"brightness":1}"#.write(toFile: path, atomically: false, encoding: .utf8)
+        guard case .corrupt(let reason, _?) = StateStore(path: path).load() else {
+            Issue.record("not set aside")
+            return
+        }
+        #expect(reason.contains("1e309") && !reason.contains("DecodingError"))
+    }
 }
 
 @Suite struct DaemonPathsTests {

@@ -1,4 +1,6 @@
+import Foundation
 import LEDRingNet
+import LEDRingTesting
 import RingRender
 import Synchronization
 import Testing
@@ -54,5 +56,50 @@ import Testing
         #expect(remote.snapshot() == snapshot && box.get() == snapshot)
         remote.removeObserver(id)
         #expect(!remote.isObserved)
+    }
+}
+
+/// Issue 14: a reload that restarts the HTTP server used to wait for an HTTP thread that was
+/// itself waiting for the loop (which was running the reload): a frozen daemon.
+@Suite(.enabled(if: HTTPServer.isAvailable, "built without libmicrohttpd"))
+struct ReloadWaitTests {
+    /// Hands the front ends to the thread that plays the loop.
+    final class Box: @unchecked Sendable {
+        let network: NetworkFrontEnds
+        let done = Mutex(false)
+        init(_ network: NetworkFrontEnds) { self.network = network }
+    }
+
+    @Test func aReloadNeverWaitsForAFrontEndWaitingForTheLoop() throws {
+        // A wait far longer than the test's bound: if the reload waits for it, the test sees it.
+        let remote = try DaemonRemote(names: ["move"], snapshot: RingSnapshot(rings: [], brightness: 1, power: true), applyWait: 60)
+        let network = NetworkFrontEnds(remote: remote)
+        var settings = HTTPSettings()
+        settings.port = 0
+        try network.start(http: settings, mqtt: nil)
+        defer { network.stop() }
+        let port = try #require(network.http?.port)
+        // A POST whose handler waits for the loop; nobody runs the loop here.
+        let posted = Mutex<Int?>(nil)
+        let client = Thread {
+            let reply = try? LoopbackHTTP.request(port: port, "POST", "/api/rings/move", body: "0.5")
+            posted.withLock { $0 = reply?.status ?? -1 }
+        }
+        client.start()
+        #expect(eventually { remote.queuedCount == 1 })
+        // The loop reloads with changed HTTP settings, which restarts the server.
+        let box = Box(network)
+        var edited = settings
+        edited.eventInterval = 0.5
+        let changed = edited
+        let loop = Thread {
+            box.network.reload(http: changed, mqtt: nil, ringsChanged: false)
+            box.done.withLock { $0 = true }
+        }
+        loop.start()
+        #expect(eventually(within: 10) { box.done.withLock { $0 } }, "the reload waited for the HTTP thread")
+        // The request ends (its reply may be lost with the old server; its command is not).
+        #expect(eventually(within: 10) { posted.withLock { $0 } != nil })
+        #expect(remote.queuedCount == 1)
     }
 }

@@ -17,6 +17,24 @@ import Testing
                              duration: 1.5, curve: .spring))
     }
 
+    /// Issue 14: a byte order mark, JSON errors with a place, values not echoed whole.
+    @Test func messagesHelpAndStayShort() throws {
+        #expect(try Request.parse("\u{FEFF}get") == .get)
+        #expect(try Request.parse("\u{FEFF}{\"verb\":\"get\"}") == .get)
+        func message(_ line: String) -> String {
+            do { _ = try Request.parse(line); return "" } catch { return error.message }
+        }
+        #expect(message(#"{"verb":"brightness","value":1e309}"#).contains("1e309"))
+        #expect(message(#"{"verb":"get",}"#).contains("line 1, column 15"))
+        #expect(message(#"{"verb":"get","verb":"set"}"#).contains("duplicate key"))
+        let long = String(repeating: "x", count: 10_000)
+        for line in ["set move \(long)", long, "brightness \(long)", "reset curve \(long)", "get \(long)"] {
+            let text = message(line)
+            #expect(!text.isEmpty && text.count < 300, "\(text.prefix(100))")
+        }
+        #expect(!message("set move 0.5\u{1B}[2J").contains("\u{1B}"))
+    }
+
     @Test func equalsSignFormLikeTheClient() throws {
         #expect(try Request.parse("set move=0.8") == .set(values: [Update(ring: "move", value: 0.8)], duration: 0, curve: .easeInOut))
     }

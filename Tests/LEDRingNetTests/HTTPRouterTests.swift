@@ -8,7 +8,10 @@ import Testing
 
     func route(_ method: String, _ path: String, _ body: String = "", token: String? = nil, auth: String? = nil) -> HTTPResponse? {
         let router = HTTPRouter(control: control, token: token)
-        guard case .response(let response) = router.route(HTTPRequest(method: method, path: path, authorization: auth, body: Array(body.utf8))) else {
+        // As a well-behaved client: JSON bodies say so.
+        let headers = body.hasPrefix("{") ? ["Content-Type": ["application/json"]] : [:]
+        guard case .response(let response) = router.route(HTTPRequest(method: method, path: path, authorization: auth, body: Array(body.utf8),
+                                                                      headers: headers)) else {
             return nil
         }
         return response

@@ -28,7 +28,8 @@ struct HTTPServerTests {
         let snapshot = try JSONDecoder().decode(RingSnapshot.self, from: Data(state.body.utf8))
         #expect(snapshot.rings.map(\.name) == ["move", "exercise", "stand"])
 
-        let set = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: #"{"value":0.75,"duration":0.5,"curve":"easeOut"}"#)
+        let set = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: #"{"value":0.75,"duration":0.5,"curve":"easeOut"}"#,
+                                          headers: ["Content-Type": "application/json"])
         #expect(set.status == 200)
         #expect(try JSONDecoder().decode(RingSnapshot.self, from: Data(set.body.utf8)).ring(named: "move")?.target == 0.75)
         let reset = try LoopbackHTTP.request(port: server.port, "POST", "/api/reset")
@@ -39,7 +40,8 @@ struct HTTPServerTests {
     @Test func malformedJSONUnknownRingsWrongMethodsAndTraversal() throws {
         let (server, control) = try Self.running()
         defer { server.stop() }
-        let bad = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: "{\"value\": 0.5,")
+        let bad = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: "{\"value\": 0.5,",
+                                          headers: ["Content-Type": "application/json"])
         #expect(bad.status == 400 && bad.body.contains("not valid JSON"))
         let unknown = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/nope", body: "0.5")
         #expect(unknown.status == 404 && unknown.body.contains("nope"))
@@ -72,7 +74,10 @@ struct HTTPServerTests {
         #expect(none.status == 401 && none.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/api/state", headers: ["Authorization": "Bearer nope"]).status == 401)
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/api/state", headers: ["Authorization": "Bearer t0ken"]).status == 200)
-        #expect(try LoopbackHTTP.request(port: server.port, "GET", "/api/state?access_token=t0ken").status == 200)
+        // The query token opens only the event stream (EventSource cannot send a header).
+        #expect(try LoopbackHTTP.request(port: server.port, "GET", "/api/state?access_token=t0ken").status == 401)
+        let stream = try EventStreamReader(port: server.port, path: "/api/events?access_token=t0ken")
+        #expect(try stream.next().contains("\"rings\""))
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/").status == 200)
     }
 

@@ -41,4 +41,15 @@ import Testing
             return text.contains("http.address") && text.contains("http.tokenFile") && text.contains("http.port")
         }
     }
+
+    @Test func httpLimitsAndHosts() throws {
+        let small = try HTTPSettings.decode(Array(#"{"maxConnections":4}"#.utf8))
+        #expect(small.maxEventStreams == 2)
+        #expect(try HTTPSettings.decode(Array("{}".utf8)).maxEventStreams == 8)
+        #expect(throws: SettingsError.self) { try HTTPSettings.decode(Array(#"{"maxConnections":8,"maxEventStreams":8}"#.utf8)) }
+        let named = try HTTPSettings.decode(Array(#"{"hosts":["LEDRing.local","192.168.1.20"],"headerTimeout":5,"idleTimeout":3}"#.utf8))
+        #expect(named.hosts == ["ledring.local", "192.168.1.20"] && named.headerTimeout == 5 && named.idleTimeout == 3)
+        #expect(throws: SettingsError.self) { try HTTPSettings.decode(Array(#"{"hosts":["evil example"]}"#.utf8)) }
+        #expect(throws: SettingsError.self) { try HTTPSettings.decode(Array(#"{"hosts":"ledring.local"}"#.utf8)) }
+    }
 }

@@ -59,4 +59,46 @@ struct WebPageBrowserTests {
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 })
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
     }
+
+    /// A page on another origin (the same server named `localhost`, another origin than
+    /// `127.0.0.1` to the browser) tries what a malicious site would: simple no-cors POSTs, a
+    /// JSON POST that needs a preflight. None changes anything; the page's
+    /// own requests still do.
+    @Test func anotherOriginCannotDriveTheRings() throws {
+        var settings = HTTPSettings()
+        settings.port = 0
+        let control = try InMemoryRingControl()
+        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
+        try server.start()
+        defer { server.stop() }
+        let browser = try HeadlessChromium()
+        // The attacking document: any page of origin http://localhost:<port> without the live
+        // page's Content-Security-Policy (which would itself stop requests to other origins).
+        try browser.open("http://localhost:\(server.port)/api/state")
+        #expect(eventually { (try? browser.evaluate("location.pathname + ' ' + document.readyState")) as? String == "/api/state complete" })
+
+        let target = "http://127.0.0.1:\(server.port)"
+        let attempts = try browser.evaluate("""
+            (async () => {
+              const out = [];
+              const tries = [["/api/power", "off", "text/plain"], ["/api/rings/move", '{"value":1}', "text/plain"],
+                             ["/api/rings/move/spin", "", "application/x-www-form-urlencoded"], ["/api/brightness", "0.1", null]];
+              for (const [path, body, type] of tries) {
+                try { await fetch("\(target)" + path, { method: "POST", mode: "no-cors", body, headers: type ? { "Content-Type": type } : {} }); out.push("sent"); }
+                catch (e) { out.push("error"); }
+              }
+              try { await fetch("\(target)/api/reset", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }); out.push("cors-allowed"); }
+              catch (e) { out.push("cors-blocked"); }
+              return out;
+            })()
+            """) as? [String]
+        #expect(attempts == ["sent", "sent", "sent", "sent", "cors-blocked"])
+        #expect(control.commands.isEmpty)
+
+        // The live page on that origin still works.
+        try browser.open("http://localhost:\(server.port)/")
+        #expect(eventually { (try? browser.evaluate("document.querySelectorAll('input[type=range]').length")) as? Int == 3 })
+        try browser.evaluate("document.getElementById('reset').click(); true")
+        #expect(eventually { control.commands == [.reset] })
+    }
 }

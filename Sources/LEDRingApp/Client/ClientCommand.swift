@@ -25,7 +25,7 @@ enum ClientCommand {
         guard reply["ok"] == .bool(true) else {
             var message = "the daemon refused the request"
             if case .string(let text)? = reply["error"] { message = text }
-            throw CommandError(message, code: .dataError)
+            throw CommandError(message, code: reply["busy"] == .bool(true) ? .unavailable : .dataError)
         }
         if !json { Terminal.write(ReplyFormatter.text(reply)) }
         return .ok
@@ -139,14 +139,24 @@ enum ClientCommand {
             throw error.commandError
         }
         defer { close(fd) }
-        guard Posix.writeAll(fd, Array((line + "\n").utf8), socket: true) else {
-            throw CommandError("sending the request to \(path) failed: \(String(cString: strerror(errno)))", code: .ioError)
+        // A daemon that is full answers "busy" and closes before reading: its reply is still
+        // there to read after the write fails, and says more than "Broken pipe".
+        let sent = Posix.writeAll(fd, Array((line + "\n").utf8), socket: true)
+        let sendFailure = String(cString: strerror(errno))
+        if !sent, let reply = try? readReply(fd, path: path, timeout: 1000) { return reply }
+        guard sent else {
+            throw CommandError("sending the request to \(path) failed: \(sendFailure)", code: .ioError)
         }
+        return try readReply(fd, path: path, timeout: replyTimeoutMilliseconds)
+    }
+
+    /// Reads one reply line within `timeout` milliseconds.
+    private static func readReply(_ fd: Int32, path: String, timeout: Int32) throws(CommandError) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while !received.contains(UInt8(ascii: "\n")) {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, replyTimeoutMilliseconds)
+            let ready = poll(&p, 1, timeout)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
                 throw CommandError("the daemon on \(path) did not answer within \(replyTimeoutMilliseconds / 1000) s", code: .unavailable)

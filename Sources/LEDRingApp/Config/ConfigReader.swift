@@ -4,12 +4,21 @@ import RingRender
 /// Reads values out of a JSON tree while collecting every problem, so a config is checked in one
 /// pass: each accessor returns nil for a missing or bad value and records why it was bad.
 struct ConfigReader {
-    /// Everything wrong so far, in the order it was found.
+    /// Everything wrong so far, in the order it was found (at most `maxProblems`, then a count).
     private(set) var problems: [ConfigProblem] = []
+    /// Problems listed before the rest are only counted, so a huge bad file makes a short report.
+    static let maxProblems = 50
+    private var unlisted = 0
 
     /// Records a problem at `path`.
     mutating func report(_ path: String, _ message: String) {
-        problems.append(ConfigProblem(path: path, message: message))
+        if problems.count < ConfigReader.maxProblems {
+            problems.append(ConfigProblem(path: path, message: message))
+            return
+        }
+        unlisted += 1
+        let summary = ConfigProblem(path: "", message: "… and \(unlisted) more problems; fix these first")
+        if problems.count == ConfigReader.maxProblems { problems.append(summary) } else { problems[problems.count - 1] = summary }
     }
 
     /// `path.key`, or `key` at the top.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LEDRingNet
 import RingRender
 
@@ -44,24 +45,55 @@ struct DaemonConfig: Sendable {
         }
     }
 
+    /// Largest config file read, bytes: far more than any real chain needs (16 384 one-LED rings
+    /// fit), and it bounds the memory checking a file can take.
+    static let maxFileBytes = 1 << 20
+
     /// Reads and checks the file at `path`.
     static func load(path: String) throws(ConfigError) -> DaemonConfig {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = (error as NSError).localizedDescription
-            throw ConfigError(file: path, problems: [ConfigProblem(
-                path: "", message: "cannot read the config file (\(reason)); check the path and its permissions")])
+        func failure(_ message: String) -> ConfigError {
+            ConfigError(file: path, problems: [ConfigProblem(path: "", message: message)])
         }
-        return try parse(data, file: path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw failure("cannot read the config file (\(String(cString: strerror(errno)))); check the path and its permissions")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("cannot read the config file (\(String(cString: strerror(errno))))") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : info.st_mode & S_IFMT == S_IFCHR ? "a character device"
+                : info.st_mode & S_IFMT == S_IFIFO ? "a pipe" : "not a plain file"
+            throw failure("is not a regular file (\(kind)); give the path of a JSON config file")
+        }
+        guard Int(info.st_size) <= maxFileBytes else {
+            throw failure("the file is \(info.st_size) bytes; a config may be at most 1 MiB (\(maxFileBytes) bytes)")
+        }
+        var bytes = [UInt8](repeating: 0, count: maxFileBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw failure("cannot read the config file (\(String(cString: strerror(errno))))") }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= maxFileBytes else {
+            throw failure("the file is over 1 MiB; a config may be at most \(maxFileBytes) bytes")
+        }
+        return try parse(Data(bytes[0..<count]), file: path)
     }
 
     /// Checks a config document, reporting every problem at once.
     static func parse(_ data: Data, file: String = "config") throws(ConfigError) -> DaemonConfig {
         let document: JSONValue
+        do throws(JSONSyntax.Problem) {
+            try JSONSyntax.check(Array(data))
+        } catch {
+            throw ConfigError(file: file, problems: [ConfigProblem(path: "", message: "not valid JSON: \(error)")])
+        }
         do {
-            document = try JSONValue.parse(data)
+            document = try JSONValue.parse(Data(JSONSyntax.withoutBOM(Array(data))))
         } catch {
             throw ConfigError(file: file, problems: [ConfigProblem(path: "", message: "not valid JSON: \(error.message)")])
         }

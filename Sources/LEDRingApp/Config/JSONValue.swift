@@ -33,15 +33,28 @@ enum JSONValue: Equatable, Sendable, Decodable {
         }
     }
 
-    /// Parses `data` as one JSON document; the error text says where the syntax broke.
+    /// Parses `data` as one JSON document (check it with `JSONSyntax` first for a message that
+    /// says where the syntax broke). JSONSerialization and one conversion: several times faster
+    /// and smaller than decoding each value by trial, which matters for a big file.
     static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw JSONSyntaxError(message: underlying ?? context.debugDescription)
+            return convert(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
         } catch {
-            throw JSONSyntaxError(message: "\(error)")
+            throw JSONSyntaxError(message: "not a JSON document")
+        }
+    }
+
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+    private static func convert(_ value: Any) -> JSONValue {
+        switch value {
+        case let number as NSNumber:
+            // Foundation gives booleans their own NSNumber subclass; `is Bool` is also true for 0 and 1.
+            return ObjectIdentifier(type(of: number)) == booleanClass ? .bool(number.boolValue) : .number(number.doubleValue)
+        case let text as String: return .string(text)
+        case let items as [Any]: return .array(items.map(convert))
+        case let members as [String: Any]: return .object(members.mapValues(convert))
+        default: return .null
         }
     }
 

@@ -17,11 +17,26 @@ enum RingConfig {
         }
     }
 
+    /// Most rings in one config: far beyond any real installation, and it bounds the memory
+    /// checking a config takes (each ring's gradient table is 12 KB).
+    static let maxRings = 512
+
     /// Every ring in the list; nil when any ring is unusable (the problems say why).
     static func readAll(_ value: JSONValue, at path: String, into reader: inout ConfigReader) -> [RingSpec]? {
         guard let items = reader.array(value, at: path) else { return nil }
         if items.isEmpty {
             reader.report(path, "must list at least one ring, e.g. [{\"name\": \"move\", \"leds\": 24}]")
+            return nil
+        }
+        // Refused before building anything per ring (50 000 rings cost 655 MB to check): each ring
+        // has at least one LED, so more rings than the chain holds LEDs can never be valid, and each
+        // ring's gradient table takes 12 KB, so the count is also capped well below that.
+        guard items.count <= RingLayout.maxChainLEDs else {
+            reader.report(path, "lists \(items.count) rings; a chain holds at most \(RingLayout.maxChainLEDs) LEDs, so at most \(RingLayout.maxChainLEDs) rings")
+            return nil
+        }
+        guard items.count <= RingConfig.maxRings else {
+            reader.report(path, "lists \(items.count) rings; at most \(RingConfig.maxRings) are supported (join rings into fewer, longer ones)")
             return nil
         }
         var rings: [RingSpec] = []

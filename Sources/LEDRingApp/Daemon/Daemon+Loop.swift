@@ -11,6 +11,7 @@ extension Daemon {
             let interval = ditherRefreshing ? max(frameInterval, 1 / Daemon.ditherFPS) : frameInterval
             if needsFrame && now >= lastFrame + interval { renderFrame(at: now) }
             if stateDirty && now >= nextSave { saveState(at: now) }
+            closeIdleClients(at: now)
 
             var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listener, events: acceptPaused ? 0 : Int16(POLLIN), revents: 0)]
@@ -87,6 +88,10 @@ extension Daemon {
         }
         if stateDirty { deadline = min(deadline, nextSave) }
         if let retry = output.retryAt { deadline = min(deadline, retry) }
+        // The next idle client to close.
+        if let oldest = clients.map(\.lastActive).min() {
+            deadline = min(deadline, oldest + Daemon.clientIdleTimeout)
+        }
         // Debounce and long-press deadlines of the button and knob.
         if let inputs {
             let wait = inputs.timeoutNanoseconds(now: GPIOPoll.monotonicNanoseconds())

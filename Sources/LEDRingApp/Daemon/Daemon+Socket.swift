@@ -57,13 +57,23 @@ extension Daemon {
             // accept4 is not visible from Swift's Glibc module; one thread, so no exec can race.
             Posix.setNonBlocking(fd)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let now = Posix.monotonicNow()
+            if clients.count >= Daemon.maxClients,
+               let idle = ClientConnection.evictable(clients, at: now, after: Daemon.evictIdleAfter) {
+                let note = Reply.error("closed: idle while all \(Daemon.maxClients) places were taken; reconnect to send more").jsonLine + "\n"
+                _ = Posix.write(idle.fd, Array(note.utf8)[...], socket: true)
+                close(idle.fd)
+                clients.removeAll { $0 === idle }
+            }
             guard clients.count < Daemon.maxClients else {
-                let reply = Reply.error("too many clients (\(Daemon.maxClients) connected); try again later").jsonLine + "\n"
+                // Marked busy so the client can say "try again" (exit 69) rather than fail.
+                let reply = #"{"ok":false,"busy":true,"error":"busy: too many clients ("# + "\(Daemon.maxClients)"
+                    + #" connected and active); try again in a moment"}"# + "\n"
                 _ = Posix.write(fd, Array(reply.utf8)[...], socket: true)
                 close(fd)
                 continue
             }
-            clients.append(ClientConnection(fd: fd))
+            clients.append(ClientConnection(fd: fd, at: now))
         }
     }
 
@@ -73,6 +83,7 @@ extension Daemon {
         if client.wantsInput, events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             if let n = Posix.read(client.fd, into: &buffer) {
+                client.lastActive = now
                 let lines: [LineBuffer.Event]
                 if n == 0 {
                     client.readClosed = true
@@ -113,6 +124,19 @@ extension Daemon {
         }
     }
 
+    /// Closes clients silent for `clientIdleTimeout`, telling them why.
+    func closeIdleClients(at now: Double) {
+        let idle = clients.filter { $0.isIdle(since: now - Daemon.clientIdleTimeout) }
+        guard !idle.isEmpty else { return }
+        for client in idle {
+            let note = Reply.error("closed after \(Int(Daemon.clientIdleTimeout)) s without a request; reconnect to send more").jsonLine + "\n"
+            _ = Posix.write(client.fd, Array(note.utf8)[...], socket: true)
+            close(client.fd)
+        }
+        clients.removeAll { client in idle.contains { $0 === client } }
+        acceptPaused = false
+    }
+
     /// Reads standard input (`--stdin`): the same requests, errors logged instead of answered.
     func readStandardInput(at now: Double) {
         guard var lines = stdinLines else { return }
@@ -123,7 +147,7 @@ extension Daemon {
         for event in events {
             stdinLineNumber += 1
             if let reply = handle(event, at: now), reply.hasPrefix("{\"ok\":false") {
-                Log.info("standard input line \(stdinLineNumber): \(reply)")
+                for line in stdinComplaints.admit("standard input line \(stdinLineNumber): \(reply)", at: now) { Log.info(line) }
             }
         }
         if n == 0 { Log.info("standard input closed; still serving \(socketPath)") }

@@ -12,6 +12,11 @@ import RingRender
 final class Daemon {
     /// Clients served at once; more are told so and closed.
     static let maxClients = 32
+    /// Seconds a control client may stay connected without sending a request.
+    static let clientIdleTimeout = 30.0
+    /// When all `maxClients` places are taken, a client silent this long (seconds) gives its place
+    /// to a new one, so idle connections can never lock everyone out.
+    static let evictIdleAfter = 1.0
     /// Shortest time between two state-file writes: at most four writes a second however fast
     /// values change, and nothing acknowledged longer ago than this is lost by a power cut.
     static let saveInterval = 0.25
@@ -45,6 +50,8 @@ final class Daemon {
     /// Standard input's unfinished line, while `--stdin` input is open.
     var stdinLines: LineBuffer?
     var stdinLineNumber = 0
+    /// Bad standard input lines logged per minute (5 MB of junk must not become 5 MB of log).
+    var stdinComplaints = ComplaintLimiter()
     let started: Double
     var lastFrame = -Double.infinity
     var needsFrame = true

@@ -37,10 +37,15 @@ final class DaemonRemote: RingControl {
         var names: [String]
         var snapshot: RingSnapshot
         var closed = false
+        /// Whether callers wait for the loop to apply their command (not while a reload stops
+        /// and starts the front ends, which waits for their threads).
+        var waiting = true
     }
 
     /// Longest a caller waits for the loop to apply its command; the command still applies later.
     static let applyWait = 2.0
+    /// This remote's wait (tests make it long, to show a wait would never end by itself).
+    let applyWait: Double
 
     /// The read end of the wake pipe, for the daemon's `poll`.
     let readEnd: Int32
@@ -49,7 +54,8 @@ final class DaemonRemote: RingControl {
     private let observers = ObserverList()
 
     /// A remote for rings called `names`, showing `snapshot` until the loop publishes another.
-    init(names: [String], snapshot: RingSnapshot) throws(SystemError) {
+    init(names: [String], snapshot: RingSnapshot, applyWait: Double = DaemonRemote.applyWait) throws(SystemError) {
+        self.applyWait = applyWait
         (readEnd, writeEnd) = try Posix.wakePipe("the network wake-up pipe")
         shared = Mutex(Shared(names: names, snapshot: snapshot))
     }
@@ -137,6 +143,26 @@ final class DaemonRemote: RingControl {
         shared.withLock { $0.names = names }
     }
 
+    /// Commands queued and not yet taken by the loop.
+    var queuedCount: Int { shared.withLock { $0.queue.count } }
+
+    /// Releases every caller waiting for the loop and lets new ones return at once (their
+    /// commands stay queued and apply when the loop comes back): a reload calls this before it
+    /// stops a front end, which waits for that front end's threads, so the loop never waits for
+    /// a thread that is waiting for the loop.
+    func releaseWaiters() {
+        let waiting = shared.withLock { s in
+            s.waiting = false
+            return s.queue
+        }
+        for pending in waiting { pending.done.signal() }
+    }
+
+    /// Callers wait for the loop again (the reload is over).
+    func resumeWaiting() {
+        shared.withLock { $0.waiting = true }
+    }
+
     /// Refuses commands from now on and releases every caller still waiting (the daemon is
     /// stopping; commands not applied yet are dropped).
     func close() {
@@ -158,15 +184,15 @@ final class DaemonRemote: RingControl {
     /// Queues `command`, wakes the loop and waits (bounded) until the loop has applied it.
     private func submit(_ command: Command) throws(ControlError) {
         let pending = Pending(command: command, done: DispatchSemaphore(value: 0))
-        let accepted = shared.withLock { s in
-            guard !s.closed else { return false }
+        let accepted = shared.withLock { s -> Bool? in
+            guard !s.closed else { return nil }
             s.queue.append(pending)
-            return true
+            return s.waiting
         }
-        guard accepted else { throw .unavailable("ledring is stopping; try again once it has restarted") }
+        guard let wait = accepted else { throw .unavailable("ledring is stopping; try again once it has restarted") }
         var byte: UInt8 = 1
         // A full pipe (EAGAIN) already holds a wake-up; the loop drains the whole queue on one.
         _ = Glibc.write(writeEnd, &byte, 1)
-        _ = pending.done.wait(timeout: .now() + DaemonRemote.applyWait)
+        if wait { _ = pending.done.wait(timeout: .now() + applyWait) }
     }
 }

@@ -43,7 +43,12 @@ final class NetworkFrontEnds {
     /// Applies a reloaded config: a front end whose settings changed (or whose rings changed, for
     /// MQTT's discovery) is stopped and started again; one that fails to start is logged and left
     /// off, and the running config of the others stays.
+    ///
+    /// Stopping a front end waits for its threads, and one of them may be waiting for the loop
+    /// (which is running this): callers are released first, so the reload never waits on them.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?, ringsChanged: Bool) {
+        remote.releaseWaiters()
+        defer { remote.resumeWaiting() }
         if http?.settings != httpSettings {
             stopHTTP()
             if let httpSettings {

@@ -1,11 +1,21 @@
 import Foundation
 import Glibc
+import LEDHardware
+import LEDRingNet
 
 /// Keeps the target values in a file across restarts, written so that a power cut at any moment
 /// leaves either the old file or the new one: temp file, fsync, rename, fsync of the directory.
 struct StateStore: Sendable {
     /// The state file.
     let path: String
+    /// How the temp file is opened (a fake in tests).
+    var system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())
+
+    /// A store for the file at `path`.
+    init(path: String, system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) {
+        self.path = path
+        self.system = system
+    }
 
     /// What loading found.
     enum Loaded: Equatable, Sendable {
@@ -17,26 +27,59 @@ struct StateStore: Sendable {
         case corrupt(reason: String, movedTo: String?)
     }
 
-    /// Reads the state; a corrupt file is set aside (renamed) so it is kept for a look but never
-    /// stops the daemon from starting.
+    /// Reads the state; a corrupt or unreadable file is set aside (renamed) so it is kept for a
+    /// look, never overwritten by the next save, and never stops the daemon from starting. A
+    /// directory or device at the path is left alone (and `save` refuses to replace it).
     func load() -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return access(path, F_OK) == 0
-                ? .corrupt(reason: "cannot read it", movedTo: nil) : .none
+        let status: FileStatus
+        do {
+            status = try system.stat(path)
+        } catch {
+            return error == .noSuchFileOrDirectory ? .none : setAside(reason: "cannot examine it (\(error))")
+        }
+        if status.isDirectory || status.isCharacterDevice {
+            return .corrupt(reason: "is a \(status.isDirectory ? "directory" : "device"), not a state file; left alone; choose another --state",
+                            movedTo: nil)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try system.readFile(path)
+        } catch {
+            return setAside(reason: "cannot read it (\(error))")
         }
         let reason: String
         do {
-            let state = try JSONDecoder().decode(SavedState.self, from: data)
+            try JSONSyntax.check(bytes)
+            let state = try JSONDecoder().decode(SavedState.self, from: Data(bytes))
             if let problem = state.problem {
                 reason = problem
             } else {
                 return .state(state)
             }
+        } catch let error as JSONSyntax.Problem {
+            reason = "not a ledring state file (\(error))"
         } catch {
             reason = "not a ledring state file (\(StateStore.describe(error)))"
         }
+        return setAside(reason: reason)
+    }
+
+    private func setAside(reason: String) -> Loaded {
         let aside = "\(path).corrupt-\(time(nil))"
         return .corrupt(reason: reason, movedTo: rename(path, aside) == 0 ? aside : nil)
+    }
+
+    /// Creates the temp file new: never through a link or over a file planted at its name (an
+    /// old one of ours, left by a crash with the same pid, is removed first).
+    private func createTemporary(_ temporary: String) throws(Errno) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        do {
+            return try system.open(temporary, flags: flags, mode: 0o644)
+        } catch where error == Errno(rawValue: EEXIST) {
+            // unlink removes a link itself, never its target.
+            unlink(temporary)
+            return try system.open(temporary, flags: flags, mode: 0o644)
+        }
     }
 
     /// Writes `state` atomically.
@@ -48,10 +91,18 @@ struct StateStore: Sendable {
         }
         let directory = Posix.directory(of: path)
         if access(directory, F_OK) != 0 { Posix.makeDirectories(directory, mode: 0o755) }
+        var existing = stat()
+        if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFLNK {
+            throw SystemError(operation: "saving the state to", path: path, code: EEXIST,
+                              fix: "that is not a regular file and is left alone; choose another --state")
+        }
         let temporary = "\(path).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw .current("creating", path: temporary, fix: "make \(directory) writable for this user, or choose another --state")
+        let fd: Int32
+        do {
+            fd = try createTemporary(temporary)
+        } catch {
+            throw SystemError(operation: "creating", path: temporary, code: error.rawValue,
+                              fix: "make \(directory) writable for this user (and remove anything else at that name), or choose another --state")
         }
         let bytes = [UInt8](data) + [UInt8(ascii: "\n")]
         let written = Posix.writeAll(fd, bytes, socket: false)

@@ -74,8 +74,7 @@ struct Controller: Sendable {
 
     private func index(of ring: String) throws(RequestError) -> Int {
         guard let i = names.firstIndex(of: ring) else {
-            let shown = ring.count > 40 ? String(ring.prefix(40)) + "…" : ring
-            throw RequestError("no ring called \"\(shown)\"; the rings are \(names.joined(separator: ", "))")
+            throw RequestError("no ring called \"\(Request.shown(ring))\"; the rings are \(names.joined(separator: ", "))")
         }
         return i
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingNet
 import RingRender
 
 extension Request {
@@ -16,10 +17,15 @@ extension Request {
     /// `{"verb":"spin","rings":["stand"]}`, `{"verb":"brightness","value":0.5}`, `{"verb":"get"}`.
     static func parseJSON(_ line: String) throws(RequestError) -> Request {
         let document: JSONValue
+        do throws(JSONSyntax.Problem) {
+            try JSONSyntax.check(Array(line.utf8))
+        } catch {
+            throw RequestError("not valid JSON (\(error)); send one object per line, e.g. {\"verb\":\"get\"}")
+        }
         do {
             document = try JSONValue.parse(Data(line.utf8))
         } catch {
-            throw RequestError("not valid JSON (\(error.message)); send one object per line, e.g. {\"verb\":\"get\"}")
+            throw RequestError("not valid JSON; send one object per line, e.g. {\"verb\":\"get\"}")
         }
         guard case .object(let members) = document else {
             throw RequestError("a request must be a JSON object, e.g. {\"verb\":\"get\"}")

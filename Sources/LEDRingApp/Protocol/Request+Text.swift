@@ -26,7 +26,7 @@ extension Request {
             while i < rest.count {
                 let key = rest[i]
                 guard i + 1 < rest.count else {
-                    throw RequestError("set: \"\(key)\" needs a value, e.g. set \(key) 0.8")
+                    throw RequestError("set: \"\(Request.shown(key))\" needs a value, e.g. set \(Request.shown(key)) 0.8")
                 }
                 let text = rest[i + 1]
                 switch key {
@@ -43,11 +43,11 @@ extension Request {
             var curve = Curve.easeInOut
             var i = 0
             while i < rest.count {
-                guard i + 1 < rest.count else { throw RequestError("reset: \"\(rest[i])\" needs a value, e.g. reset duration 1") }
+                guard i + 1 < rest.count else { throw RequestError("reset: \"\(Request.shown(rest[i]))\" needs a value, e.g. reset duration 1") }
                 switch rest[i] {
                 case "duration": duration = try Request.duration(Double(rest[i + 1]), text: rest[i + 1])
                 case "curve": curve = try Request.curve(rest[i + 1])
-                default: throw RequestError("reset: unknown option \"\(rest[i])\"; use reset [duration S] [curve C]")
+                default: throw RequestError("reset: unknown option \"\(Request.shown(rest[i]))\"; use reset [duration S] [curve C]")
                 }
                 i += 2
             }
@@ -61,15 +61,14 @@ extension Request {
             let text = rest[0]
             let scale = text.hasSuffix("%") ? 0.01 : 1
             guard let raw = Double(text.hasSuffix("%") ? String(text.dropLast()) : text) else {
-                throw RequestError("brightness \"\(text)\": not a number; give 0…1 or 0%…100%")
+                throw RequestError("brightness \"\(Request.shown(text))\": not a number; give 0…1 or 0%…100%")
             }
             return try Request.brightness(raw * scale, text: text)
         case "get", "status":
-            guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(rest.joined(separator: " "))\"") }
+            guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status
         default:
-            let shown = verb.count > 40 ? String(verb.prefix(40)) + "…" : verb
-            throw RequestError("unknown verb \"\(shown)\"; use one of \(verbs)")
+            throw RequestError("unknown verb \"\(Request.shown(verb))\"; use one of \(verbs)")
         }
     }
 }

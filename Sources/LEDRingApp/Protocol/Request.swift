@@ -1,3 +1,4 @@
+import LEDRingNet
 import Foundation
 import RingRender
 
@@ -40,7 +41,9 @@ enum Request: Equatable, Sendable {
     /// Parses one line: a JSON object when it starts with `{`, else the text form
     /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).
     static func parse(_ line: String) throws(RequestError) -> Request {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A byte order mark some editors and Windows tools put first is not part of the request.
+        let unmarked = line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
+        let trimmed = unmarked.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { throw RequestError("empty request; send one of \(verbs), e.g. {\"verb\":\"get\"} or get") }
         if trimmed.hasPrefix("{") { return try parseJSON(trimmed) }
         return try parseText(trimmed)
@@ -55,7 +58,7 @@ enum Request: Equatable, Sendable {
             scale = 0.01
         }
         guard let raw = Double(digits) else {
-            throw RequestError("\(ring) \"\(text)\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+            throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
         return try checked(raw * scale, for: ring, shown: text)
     }
@@ -74,22 +77,28 @@ enum Request: Equatable, Sendable {
 
     static func duration(_ value: Double?, text: String) throws(RequestError) -> Double {
         guard let value, value.isFinite, value >= 0, value <= maxDuration else {
-            throw RequestError("duration \(text): must be seconds from 0 to 3600, e.g. 1.5")
+            throw RequestError("duration \(Request.shown(text)): must be seconds from 0 to 3600, e.g. 1.5")
         }
         return value
     }
 
     static func curve(_ text: String) throws(RequestError) -> Curve {
         guard let curve = Curve(rawValue: text) else {
-            throw RequestError("curve \"\(text)\": unknown; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw RequestError("curve \"\(Request.shown(text))\": unknown; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return curve
     }
 
     static func brightness(_ value: Double, text: String) throws(RequestError) -> Request {
         guard value.isFinite, value >= 0, value <= 1 else {
-            throw RequestError("brightness \(text): must be 0…1 (or 0%…100%)")
+            throw RequestError("brightness \(Request.shown(text)): must be 0…1 (or 0%…100%)")
         }
         return .brightness(value)
     }
+}
+
+extension Request {
+    /// Text from the request as echoed in a reply: control characters escaped, at most 40
+    /// characters (a 10 KB value is not sent back whole).
+    static func shown(_ text: String) -> String { LogText.escaped(text, limit: 40) }
 }

@@ -15,10 +15,15 @@ public struct JSONObject: @unchecked Sendable {
     /// Parses `bytes` as one JSON object.
     public static func parse(_ bytes: [UInt8]) throws(PayloadError) -> JSONObject {
         let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        do throws(JSONSyntax.Problem) {
+            try JSONSyntax.check(bytes)
         } catch {
-            throw PayloadError("not valid JSON (\(reason(error))); send an object like {\"value\":0.8}")
+            throw PayloadError("not valid JSON (\(error)); send an object like {\"value\":0.8}")
+        }
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(JSONSyntax.withoutBOM(bytes)), options: [.fragmentsAllowed])
+        } catch {
+            throw PayloadError("not valid JSON; send an object like {\"value\":0.8}")
         }
         guard let object = convert(parsed) as? [String: Any] else {
             throw PayloadError("JSON must be an object like {\"value\":0.8}, got \(show(convert(parsed)))")
@@ -39,17 +44,12 @@ public struct JSONObject: @unchecked Sendable {
         case let d as Double:
             return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
         case let b as Bool: return b ? "true" : "false"
-        case let s as String: return "\"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+        case let s as String: return "\"\(LogText.escaped(s, limit: 40))\""
         case is NSNull: return "null"
         case is [Any]: return "an array"
         case is [String: Any]: return "an object"
         default: return "\(value)"
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let text = "\(error)"
-        return text.count > 120 ? String(text.prefix(120)) + "…" : text
     }
 
     private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))

@@ -18,16 +18,21 @@ public struct HTTPRouter: Sendable {
     public let token: String?
     /// Largest body accepted, bytes.
     public let maxBodyBytes: Int
+    /// The host, origin and content-type checks every request passes first.
+    public let requestGuard: RequestGuard
 
     /// A router over `control`.
-    public init(control: any RingControl, token: String?, maxBodyBytes: Int = 16 * 1024) {
+    public init(control: any RingControl, token: String?, maxBodyBytes: Int = 16 * 1024,
+                requestGuard: RequestGuard = RequestGuard(address: "127.0.0.1")) {
         self.control = control
         self.token = token
         self.maxBodyBytes = maxBodyBytes
+        self.requestGuard = requestGuard
     }
 
     /// Answers one request.
     public func route(_ request: HTTPRequest) -> Outcome {
+        if let refusal = requestGuard.refusal(request) { return .response(refusal) }
         let path = request.path
         if path == "/" || path == "/index.html" {
             guard isRead(request.method) else { return .response(notAllowed("GET")) }
@@ -38,7 +43,10 @@ public struct HTTPRouter: Sendable {
             return .response(.error(404, "no such page: \(shown(path)); the page is / and the API is under /api"))
         }
         if let token, !authorised(request, token: token) {
-            return .response(.error(401, "this API needs a token: send Authorization: Bearer <token>",
+            let fix = request.accessToken != nil && !isEventStream(request)
+                ? "?access_token= is accepted only by GET /api/events (EventSource cannot send headers); send Authorization: Bearer <token>"
+                : "send Authorization: Bearer <token>"
+            return .response(.error(401, "this API needs a token: \(fix)",
                                     headers: ["WWW-Authenticate": "Bearer realm=\"ledring\""]))
         }
         guard request.body.count <= maxBodyBytes else {
@@ -163,11 +171,21 @@ public struct HTTPRouter: Sendable {
         } catch { throw .payload(error) }
     }
 
+    /// `Authorization: Bearer <token>` (the scheme in any case, RFC 9110 §11.1); the
+    /// `access_token` query parameter only for the event stream, which EventSource cannot give a
+    /// header (a token in a URL ends up in logs and history, so nothing that changes state takes it).
     private func authorised(_ request: HTTPRequest, token: String) -> Bool {
-        if let header = request.authorization, header.hasPrefix("Bearer "),
-           HTTPRouter.constantTimeEqual(String(header.dropFirst(7)), token) { return true }
-        if let query = request.accessToken, HTTPRouter.constantTimeEqual(query, token) { return true }
+        if let header = request.authorization {
+            let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer",
+               HTTPRouter.constantTimeEqual(parts[1].trimmingCharacters(in: .whitespaces), token) { return true }
+        }
+        if isEventStream(request), let query = request.accessToken, HTTPRouter.constantTimeEqual(query, token) { return true }
         return false
+    }
+
+    private func isEventStream(_ request: HTTPRequest) -> Bool {
+        request.path == "/api/events" && isRead(request.method)
     }
 
     /// Compares without stopping at the first difference, so response times do not leak how much
@@ -190,6 +208,6 @@ public struct HTTPRouter: Sendable {
 
     /// A path for a message, shortened so a huge URL does not make a huge reply.
     private func shown(_ path: String) -> String {
-        path.count > 80 ? String(path.prefix(80)) + "…" : path
+        LogText.escaped(path)
     }
 }

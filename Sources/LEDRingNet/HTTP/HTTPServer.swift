@@ -41,15 +41,12 @@ public final class HTTPServer: Sendable {
         self.log = log
         var token = settings.token
         if let path = settings.tokenFile {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .tokenFile(path: path, reason: "cannot be read")
+            do throws(SecretFile.Problem) { token = try SecretFile.firstLine(path) } catch {
+                throw .tokenFile(path: path, reason: error.reason)
             }
-            let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            guard !line.isEmpty else { throw .tokenFile(path: path, reason: "is empty") }
-            token = line
         }
-        router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes)
+        router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes,
+                            requestGuard: RequestGuard(address: settings.address, names: settings.hosts))
     }
 
     /// Starts listening (a no-op when already running).
@@ -71,6 +68,9 @@ public final class HTTPServer: Sendable {
             log("listening on http://\(shown):\(daemon(running)?.port ?? 0)/")
             if router.token == nil && !HTTPServer.isLoopback(settings.address) {
                 log("warning: \(settings.address) is reachable from other machines and no token is set; anyone there can drive the LEDs")
+            }
+            if !HTTPServer.isLoopback(settings.address) && settings.hosts.isEmpty {
+                log("answering to IP addresses and localhost only; to open the page by a name (raspberrypi.local), list it in http.hosts")
             }
         }
         #else

@@ -16,12 +16,17 @@ final class MicroHTTPDDaemon: Sendable {
 
     private let handler: Handler
     private let handle: Handle
+    /// Connections accepted past `maxConnections`, only to be answered 503 "busy" (a reset
+    /// connection tells a client nothing).
+    static let busyReserve = 4
     private let stopped = Mutex(false)
     /// The port bound.
     let port: Int
 
     init(settings: HTTPSettings, router: HTTPRouter, hub: EventHub, log: @escaping @Sendable (String) -> Void) throws(HTTPServerError) {
-        handler = Handler(router: router, hub: hub, maxBodyBytes: settings.maxBodyBytes, interval: settings.eventInterval, log: log)
+        let table = ConnectionTable(limit: settings.maxConnections, streamLimit: settings.maxEventStreams,
+                                    headerTimeout: Double(settings.headerTimeout), idleTimeout: Double(settings.idleTimeout))
+        handler = Handler(router: router, hub: hub, table: table, maxBodyBytes: settings.maxBodyBytes, interval: settings.eventInterval, log: log)
         // Unretained: `handler` lives as long as this object, and `stop()` (also run by deinit)
         // joins every libmicrohttpd thread before it can go.
         let context = Unmanaged.passUnretained(handler).toOpaque()
@@ -40,8 +45,8 @@ final class MicroHTTPDDaemon: Sendable {
             v4.sin_port = in_port_t(UInt16(settings.port).bigEndian)
         }
         func start(_ address: UnsafePointer<sockaddr>) -> OpaquePointer? {
-            ledring_mhd_start(flags, address, Handler.access, context, Handler.completed, context,
-                              UInt32(settings.maxConnections), 60, 64 * 1024)
+            ledring_mhd_start(flags, address, Handler.access, context, Handler.completed, context, Handler.notify, context,
+                              UInt32(settings.maxConnections + MicroHTTPDDaemon.busyReserve), UInt32(settings.idleTimeout), 64 * 1024)
         }
         errno = 0
         let daemon: OpaquePointer? = isV6
@@ -53,12 +58,14 @@ final class MicroHTTPDDaemon: Sendable {
         }
         handle = Handle(pointer: daemon)
         port = Int(ledring_mhd_bound_port(daemon))
+        table.startSweeping()
     }
 
     /// Stops the daemon (once); returns when every connection thread has finished.
     func stop() {
         guard stopped.withLock({ was in defer { was = true }; return !was }) else { return }
         MHD_stop_daemon(handle.pointer)
+        handler.table.stop()
     }
 
     deinit { stop() }
@@ -69,6 +76,7 @@ final class MicroHTTPDDaemon: Sendable {
 private final class Handler: Sendable {
     let router: HTTPRouter
     let hub: EventHub
+    let table: ConnectionTable
     let maxBodyBytes: Int
     let interval: Double
     let log: @Sendable (String) -> Void
@@ -77,9 +85,11 @@ private final class Handler: Sendable {
     /// instead of a reset connection); beyond it the connection is closed.
     static let drainLimit = 1 << 20
 
-    init(router: HTTPRouter, hub: EventHub, maxBodyBytes: Int, interval: Double, log: @escaping @Sendable (String) -> Void) {
+    init(router: HTTPRouter, hub: EventHub, table: ConnectionTable, maxBodyBytes: Int, interval: Double,
+         log: @escaping @Sendable (String) -> Void) {
         self.router = router
         self.hub = hub
+        self.table = table
         self.maxBodyBytes = maxBodyBytes
         self.interval = interval
         self.log = log
@@ -91,24 +101,61 @@ private final class Handler: Sendable {
         var received = 0
     }
 
-    static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, data, size, state in
+    static let access: MHD_AccessHandlerCallback = { context, connection, url, method, version, data, size, state in
         guard let context, let connection, let state, let size else { return .NO }
         let server = Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue()
         return server.handle(connection, url: url.map { String(cString: $0) } ?? "/",
-                             method: method.map { String(cString: $0) } ?? "GET", data: data, size: size, state: state)
+                             method: method.map { String(cString: $0) } ?? "GET", version: version.map { String(cString: $0) },
+                             data: data, size: size, state: state)
     }
 
-    static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
+    static let completed: MHD_RequestCompletedCallback = { context, connection, state, _ in
+        if let context, let connection {
+            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().table.finished(Handler.key(connection))
+        }
         guard let state, let upload = state.pointee else { return }
         Unmanaged<Upload>.fromOpaque(upload).release()
         state.pointee = nil
     }
 
-    private func handle(_ connection: OpaquePointer, url: String, method: String, data: UnsafePointer<CChar>?,
+    static let notify: MHD_NotifyConnectionCallback = { context, connection, _, code in
+        guard let context, let connection else { return }
+        let table = Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().table
+        if code == .CONNECTION_NOTIFY_STARTED {
+            table.opened(Handler.key(connection), socket: ledring_mhd_connection_fd(connection))
+        } else {
+            table.closed(Handler.key(connection))
+        }
+    }
+
+    static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
+
+    /// Every request header, by lower-case name, repeats kept.
+    private func headers(_ connection: OpaquePointer) -> [String: [String]] {
+        final class Collected { var headers: [String: [String]] = [:]; var count = 0 }
+        let collected = Collected()
+        _ = withExtendedLifetime(collected) {
+            MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
+                guard let context, let key else { return .YES }
+                let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                collected.count += 1
+                guard collected.count <= 100 else { return .NO }
+                collected.headers[String(cString: key).lowercased(), default: []].append(value.map { String(cString: $0) } ?? "")
+                return .YES
+            }, Unmanaged.passUnretained(collected).toOpaque())
+        }
+        return collected.headers
+    }
+
+    private func handle(_ connection: OpaquePointer, url: String, method: String, version: String?, data: UnsafePointer<CChar>?,
                         size: UnsafeMutablePointer<Int>, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = state.pointee else {
             // First call: only the headers are in. Refuse a declared oversized body at once.
             state.pointee = Unmanaged.passRetained(Upload()).toOpaque()
+            guard table.started(Handler.key(connection)) else {
+                return send(connection, .error(503, "busy: \(table.limit) connections are open; try again in a moment",
+                                               headers: ["Connection": "close", "Retry-After": "1"]))
+            }
             if let length = header(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }),
                length > maxBodyBytes {
                 return send(connection, .error(413, "body is \(length) bytes; at most \(maxBodyBytes) are accepted"))
@@ -127,15 +174,23 @@ private final class Handler: Sendable {
             size.pointee = 0
             return upload.received > Handler.drainLimit ? .NO : .YES
         }
+        table.bodyReceived(Handler.key(connection))
         if upload.received > maxBodyBytes {
             return send(connection, .error(413, "body is \(upload.received) bytes; at most \(maxBodyBytes) are accepted"))
         }
         let request = HTTPRequest(method: method, path: url, authorization: header(connection, .HEADER_KIND, "Authorization"),
-                                  accessToken: header(connection, .GET_ARGUMENT_KIND, "access_token"), body: upload.body)
+                                  accessToken: header(connection, .GET_ARGUMENT_KIND, "access_token"), body: upload.body,
+                                  headers: headers(connection), version: version)
         switch router.route(request) {
         case .response(let response):
             return send(connection, response)
         case .events:
+            guard table.startStream(Handler.key(connection)) else {
+                return send(connection, .error(503, "busy: \(table.streamLimit) live pages are already open (http.maxEventStreams); "
+                                                    + "close one or try again later", headers: ["Connection": "close", "Retry-After": "5"]))
+            }
+            // A stream is quiet between changes (keep-alive comments aside): no idle timeout.
+            ledring_mhd_set_timeout(connection, 0)
             return sendEvents(connection)
         }
     }

@@ -42,6 +42,11 @@ public final class MQTTBridge: Sendable {
     /// libmosquitto's error messages since the connection thread last took them: the reasons
     /// (OpenSSL's "certificate verify failed", an unloadable key) that its return codes lack.
     private let libraryErrors = Mutex<[String]>([])
+    /// Complaints about bad or retained commands, limited so a flood cannot flood the log.
+    private let complaints = Mutex(ComplaintLimiter())
+    /// Failed connection attempts, logged a few a minute (with a 5 s backoff an outage would
+    /// otherwise log 12 lines a minute for as long as it lasts).
+    private let retries = Mutex(ComplaintLimiter(burst: 5, window: 60))
     #if LEDRING_MQTT
     private let client = Mutex<MosquittoClient?>(nil)
     #endif
@@ -67,11 +72,9 @@ public final class MQTTBridge: Sendable {
         #if LEDRING_MQTT
         var password: String?
         if let path = settings.passwordFile {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .passwordFile(path: path, reason: "cannot be read")
+            do throws(SecretFile.Problem) { password = try SecretFile.firstLine(path, trimming: false) } catch {
+                throw .passwordFile(path: path, reason: error.reason)
             }
-            password = text.split(whereSeparator: \.isNewline).first.map(String.init)
-            guard password?.isEmpty == false else { throw .passwordFile(path: path, reason: "is empty") }
         }
         try client.withLock { (client: inout MosquittoClient?) throws(MQTTError) in
             guard client == nil else { return }
@@ -174,13 +177,20 @@ public final class MQTTBridge: Sendable {
         if was { log("lost the connection to \(settings.host):\(settings.port) (\(reason)); reconnecting") }
     }
 
-    /// A message arrived: apply it, or log why not and carry on.
-    func received(topic: String, payload: [UInt8]) {
+    /// A message arrived: apply it, or log why not and carry on. Retained messages are ignored:
+    /// every topic the bridge subscribes to is a command, and a retained command would be
+    /// replayed on every connect (a retained `reset` wiping the restored state after each restart).
+    func received(topic: String, payload: [UInt8], retained: Bool = false) {
+        if retained {
+            complain("ignored a retained message on \(LogText.escaped(topic)): commands act only when sent live; "
+                     + "publish them without retain, and clear this one with an empty retained message")
+            return
+        }
         let command: MQTTCommand?
         do throws(PayloadError) {
             command = try topics.command(topic: topic, payload: payload)
         } catch {
-            log("ignored \(topic): \(error.message)")
+            complain("ignored \(LogText.escaped(topic)): \(LogText.escaped(error.message, limit: 200))")
             return
         }
         guard let command else { return }
@@ -189,8 +199,19 @@ public final class MQTTBridge: Sendable {
         } catch {
             // A group message may name a ring only other devices have: not an error here.
             if case .unknownRing = error, topics.isGroup(topic) { return }
-            log("ignored \(topic): \(error)")
+            complain("ignored \(LogText.escaped(topic)): \(LogText.escaped("\(error)", limit: 200))")
         }
+    }
+
+    /// Logs a failed connection attempt, limited like complaints.
+    func logRetry(_ text: String) {
+        let now = Date().timeIntervalSinceReferenceDate
+        for line in retries.withLock({ $0.admit(text, at: now) }) { log(line) }
+    }
+
+    private func complain(_ text: String) {
+        let now = Date().timeIntervalSinceReferenceDate
+        for line in complaints.withLock({ $0.admit(text, at: now) }) { log(line) }
     }
 
     /// State changed: publish the state topics whose payload differs from the last one sent.

@@ -105,7 +105,7 @@ final class MosquittoClient: Sendable {
             if count > 0, let bytes = message.pointee.payload {
                 payload = Array(UnsafeRawBufferPointer(start: bytes, count: count))
             }
-            bridge.received(topic: String(cString: topic), payload: payload)
+            bridge.received(topic: String(cString: topic), payload: payload, retained: message.pointee.retain)
         }
     }
 
@@ -216,7 +216,7 @@ final class MosquittoClient: Sendable {
             defer { l.delay = min(l.delay * 2, Double(settings.reconnectMax)) }
             return l.delay
         }
-        bridge.log("\(failure); retrying in \(Int(delay)) s")
+        bridge.logRetry("\(failure); retrying in \(Int(delay)) s")
         let steps = Int(delay / 0.05)
         for _ in 0..<max(1, steps) where !stopRequested { usleep(50_000) }
     }

@@ -73,8 +73,8 @@ public struct MQTTSettings: Decodable, Equatable, Sendable {
     public var keepalive = 30
     /// First reconnect delay, seconds; it doubles up to `reconnectMax`.
     public var reconnectMin = 1
-    /// Longest reconnect delay, seconds.
-    public var reconnectMax = 60
+    /// Longest reconnect delay, seconds: a broker back after an outage is found within this.
+    public var reconnectMax = 5
 
     /// The defaults (a broker on this machine, no TLS).
     public init() {}

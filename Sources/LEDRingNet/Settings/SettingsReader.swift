@@ -60,6 +60,16 @@ struct SettingsReader {
         return value
     }
 
+    /// A list of strings, or nil (absent or not a list of strings).
+    mutating func stringList(_ key: String) -> [String]? {
+        guard has(key) else { return nil }
+        guard let value = try? container.decode([String].self, forKey: AnyKey(key)) else {
+            report(key, "must be a list of strings like [\"ledring.local\"]")
+            return nil
+        }
+        return value
+    }
+
     /// A nested object decoded as `T` (which reports its own problems under `path.key`).
     mutating func nested<T: Decodable>(_ key: String, as type: T.Type) -> T? {
         guard has(key) else { return nil }

@@ -1,0 +1,75 @@
+import Foundation
+@testable import LEDRingNet
+import LEDRingTesting
+import Testing
+
+/// Issue 14 on MQTT: retained commands, forged log lines, a slow return after an outage. Each
+/// test runs its own broker on a loopback port; waits are bounded.
+@Suite(.serialized, .enabled(if: MQTTBridge.isAvailable, "built without libmosquitto"))
+struct MQTTAttackTests {
+    @Test func retainedCommandsAreNotReplayedOnConnect() throws {
+        let broker = try MosquittoBroker()
+        // Left on the broker by someone (or a mistaken retain flag) before the bridge connects.
+        try broker.publish("ledring/test/reset", "", retain: true)
+        try broker.publish("ledring/test/power", "OFF", retain: true)
+        try broker.publish("ledring/test/move/set", "0.9", retain: true)
+        let log = MQTTBridgeTests.Log()
+        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        defer { bridge.stop() }
+        // A live command after them arrives and is applied; the retained ones were dropped.
+        try broker.publish("ledring/test/stand/set", "0.3")
+        #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.3 })
+        #expect(control.commands == [.set(["stand": 0.3], duration: nil, curve: nil)])
+        #expect(log.contains("retained"))
+        // State topics stay retained.
+        #expect(eventually { (try? broker.retained("ledring/test/stand/state"))?.contains(#""value":0.3"#) == true })
+    }
+
+    @Test func payloadsCannotForgeLogLines() throws {
+        let broker = try MosquittoBroker()
+        let log = MQTTBridgeTests.Log()
+        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        defer { bridge.stop() }
+        try broker.publish("ledring/test/spin", "nosuch\nledring: stopping on SIGTERM")
+        try broker.publish("ledring/test/move/set", String(repeating: "9", count: 10_000))
+        try broker.publish("ledring/test/stand/set", "0.3")
+        #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.3 })
+        let lines = log.lines.withLock { $0 }
+        #expect(lines.count >= 2)
+        #expect(lines.allSatisfy { !$0.contains("\n") && $0.count < 400 })
+        #expect(lines.contains { $0.contains(#"\nledring: stopping"#) })
+    }
+
+    @Test func jsonErrorsSayWhereNotNSCocoaErrorDomain() throws {
+        let broker = try MosquittoBroker()
+        let log = MQTTBridgeTests.Log()
+        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        defer { bridge.stop() }
+        try broker.publish("ledring/test/move/set", "{\"value\":\n0.5,,}")
+        try broker.publish("ledring/test/move/set", #"{"value":1e309}"#)
+        try broker.publish("ledring/test/stand/set", "0.3")
+        #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.3 })
+        let lines = log.lines.withLock { $0 }
+        #expect(!lines.contains { $0.contains("NSCocoaErrorDomain") || $0.contains("DecodingError") })
+        #expect(lines.contains { $0.contains("line 2, column 5") })
+        #expect(lines.contains { $0.contains("1e309") })
+    }
+
+    @Test func aReturningBrokerIsFoundWithinSeconds() throws {
+        #expect(MQTTSettings().reconnectMax <= 5)
+        let broker = try MosquittoBroker()
+        var settings = MQTTBridgeTests.settings(broker)
+        settings.reconnectMax = MQTTSettings().reconnectMax
+        let control = try InMemoryRingControl()
+        let bridge = MQTTBridge(settings: settings, control: control, log: { _ in })
+        try bridge.start()
+        defer { bridge.stop() }
+        #expect(eventually { bridge.isConnected })
+        broker.kill()
+        #expect(eventually { !bridge.isConnected })
+        // An outage long enough for the backoff to reach its ceiling (1+2+4+8 s of waits).
+        Thread.sleep(forTimeInterval: 16)
+        try broker.start()
+        #expect(eventually(within: 8) { bridge.isConnected && bridge.connectionCount == 2 })
+    }
+}
