@@ -33,25 +33,11 @@ public struct SVGPicture: Sendable {
     /// Lays out the picture for `layout`: ring and pie segments as concentric circles (first =
     /// outermost, a one-LED innermost segment at the centre), bars as rows underneath.
     public init(layout: RingLayout) {
-        var circles: [(offset: Int, segment: Segment)] = []
-        var bars: [(offset: Int, segment: Segment)] = []
-        for (index, ring) in layout.rings.enumerated() {
-            var offset = layout.offsets[index]
-            for segment in ring.segments {
-                if ring.shape == .bar { bars.append((offset, segment)) } else { circles.append((offset, segment)) }
-                offset += segment.ledCount
-            }
-        }
+        let geometry = PictureGeometry(layout: layout)
+        let circles = geometry.circles, bars = geometry.bars
         // Radii from the innermost circle out: each big enough for its LEDs at `pitch` apart and
         // at least `ringGap` outside the one inside it.
-        var radii = [Double](repeating: 0, count: circles.count)
-        var inner = -SVGPicture.ringGap
-        for i in stride(from: circles.count - 1, through: 0, by: -1) {
-            let n = circles[i].segment.ledCount
-            let needed = n == 1 && i == circles.count - 1 ? 0 : Double(n) * SVGPicture.pitch / (2 * Double.pi)
-            radii[i] = max(inner + SVGPicture.ringGap, needed)
-            inner = radii[i]
-        }
+        let radii = geometry.radii(gap: SVGPicture.ringGap) { n in Double(n) * SVGPicture.pitch / (2 * Double.pi) }
         let margin = 16.0
         let outer = (radii.first ?? 0) + SVGPicture.pitch / 2
         let centre = margin + outer
@@ -60,7 +46,7 @@ public struct SVGPicture: Sendable {
         for (i, circle) in circles.enumerated() {
             let n = circle.segment.ledCount
             for k in 0..<n {
-                let angle = Double(k) / Double(n) * 2 * Double.pi
+                let angle = PictureGeometry.angle(k, of: n)
                 dots.append(Dot(x: centre + radii[i] * sin(angle), y: centre - radii[i] * cos(angle), radius: dotRadius,
                                 led: circle.offset + circle.segment.physicalIndex(ofPosition: k)))
             }

@@ -22,28 +22,14 @@ public struct TerminalPicture: Sendable {
     /// Lays out the picture for `layout`: ring and pie segments as concentric circles (first =
     /// outermost), bars as lines underneath.
     public init(layout: RingLayout) {
-        var circles: [(offset: Int, segment: Segment)] = []
-        var bars: [(offset: Int, segment: Segment)] = []
-        for (index, ring) in layout.rings.enumerated() {
-            var offset = layout.offsets[index]
-            for segment in ring.segments {
-                if ring.shape == .bar { bars.append((offset, segment)) } else { circles.append((offset, segment)) }
-                offset += segment.ledCount
-            }
-        }
+        let geometry = PictureGeometry(layout: layout)
+        let circles = geometry.circles, bars = geometry.bars
         // Radii in rows from the innermost circle out: each at least 2.5 rows outside the last and
         // wide enough that neighbouring dots land in different cells (a cell is twice as tall as
         // wide, so columns are doubled): N/4 rows keeps even the diagonals of a 60-LED ring apart
         // (one row or two columns between neighbours) and fits it in a 120×40 terminal. A
         // one-LED innermost segment (the pie's centre) sits in the centre.
-        var radii = [Double](repeating: 0, count: circles.count)
-        var inner = -2.5
-        for i in stride(from: circles.count - 1, through: 0, by: -1) {
-            let n = circles[i].segment.ledCount
-            let needed = n == 1 && i == circles.count - 1 ? 0 : max(Double(n) / 4, 1)
-            radii[i] = max(inner + 2.5, needed)
-            inner = radii[i]
-        }
+        let radii = geometry.radii(gap: 2.5) { n in max(Double(n) / 4, 1) }
         let outer = radii.first ?? 0
         let centreRow = Int(outer.rounded())
         let centreColumn = Int((2 * outer).rounded()) + 1
@@ -51,9 +37,7 @@ public struct TerminalPicture: Sendable {
         for (i, circle) in circles.enumerated() {
             let n = circle.segment.ledCount
             for k in 0..<n {
-                // LED k sits at k/N of a turn, clockwise from 12 o'clock as seen from the front
-                // (LED 0 at 12 o'clock itself, as on a real ring).
-                let angle = Double(k) / Double(n) * 2 * Double.pi
+                let angle = PictureGeometry.angle(k, of: n)
                 let row = centreRow - Int((radii[i] * cos(angle)).rounded())
                 let column = centreColumn + Int((2 * radii[i] * sin(angle)).rounded())
                 dots.append(Dot(row: row, column: column, led: circle.offset + circle.segment.physicalIndex(ofPosition: k)))
