@@ -186,8 +186,85 @@ func run(_ command: String, _ options: Options) throws(HardwareError) -> Int32 {
         _ = try GPIODriver(name: options.string("driver", "ws2812-gpio"))
         return 0
 
+    case "spi-check":
+        // Judges a capture of the ledring_spi_capture module (tools/spi-capture-test.sh).
+        let kind = try DriverKind(named: options.string("driver", "ws2812-spi"))
+        guard let board = try BoardCatalog.builtIn().board(id: options.string("board", "rpi4b")) else {
+            throw HardwareError(kind: .invalidConfiguration, message: "unknown board \(options.string("board", ""))")
+        }
+        guard let run = SPICaptureCheck.Run(rawValue: options.string("run", "oneshot")) else {
+            throw HardwareError(kind: .invalidConfiguration, message: "--run is oneshot or daemon")
+        }
+        let system = LinuxSystemCalls()
+        func text(_ key: String) throws(HardwareError) -> String {
+            let path = options.string(key, "")
+            do { return String(decoding: try system.readFile(path), as: UTF8.self) } catch {
+                throw HardwareError(kind: .notFound, message: "cannot read --\(key) \(path): \(error)")
+            }
+        }
+        let check = SPICaptureCheck(
+            kind: kind, board: board, ledCount: options.int("leds", 52),
+            expected: SPICaptureCheck.simulatedPixels(json: try text("simulated")), run: run,
+            splitLimit: options.values["split-limit"].flatMap { Int($0) })
+        do {
+            for line in try check.check(try SPICapture(text: try text("capture"))) { say("  \(line)") }
+        } catch {
+            say("FAILED: \(error)")
+            return 1
+        }
+        return 0
+
+    case "spi-limit":
+        // Asks ledring (SPIDevTransport.checkFits) and the kernel (a raw SPI_IOC_MESSAGE) about
+        // every length in --from...--to; they must agree on each. Then sends a splittable frame
+        // of a few buffers' worth, which must go through in chunks the kernel takes.
+        let device = options.string("device", "/dev/spidev0.0")
+        let system = LinuxSystemCalls()
+        let transport = try SPIDevTransport(device: device, speedHz: 4_000_000)
+        say("bufsiz \(transport.bufferSize) alignment \(transport.transferAlignment) largest \(transport.largestTransfer) "
+            + "(kernel \(SPIDevAlignment.runningMachine()))")
+        let fd: Int32
+        do { fd = try system.open(device, flags: O_RDWR | O_CLOEXEC, mode: 0) } catch {
+            throw HardwareError.spidev(error, device: device, operation: "opening")
+        }
+        defer { try? system.close(fd) }
+        var disagreements = 0
+        var verdicts: Set<Bool> = []
+        for length in options.int("from", 1)...options.int("to", 1) {
+            let zeros = [UInt8](repeating: 0, count: length)
+            let ledring = (try? transport.checkFits(byteCount: length, framing: .whole)) != nil
+            let kernel: String
+            let result: Result<UInt32, Errno> = zeros.withUnsafeBytes { raw in
+                Result { () throws(Errno) -> UInt32 in
+                    try system.spiIoctl(fd, .message(length: length, speedHz: 4_000_000, bitsPerWord: 8), tx: raw)
+                }
+            }
+            switch result {
+            case .success(let sent): kernel = sent == UInt32(length) ? "sent" : "short \(sent)"
+            case .failure(let error): kernel = error == .messageTooLong ? "EMSGSIZE" : "\(error)"
+            }
+            let agree = ledring == (kernel == "sent") && (kernel == "sent" || kernel == "EMSGSIZE")
+            if !agree { disagreements += 1 }
+            verdicts.insert(ledring)
+            say("len \(length): ledring \(ledring ? "fits" : "refuses"), kernel \(kernel)\(agree ? "" : "  <- DISAGREE")")
+        }
+        guard verdicts.count == 2 else {
+            say("FAILED: the range holds only \(verdicts.first == true ? "fitting" : "refused") lengths; it must straddle the limit")
+            return 1
+        }
+        let frame = (0..<(2 * transport.bufferSize + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        do {
+            try transport.send(frame, framing: .splittable)
+            say("splittable \(frame.count)-byte frame sent in chunks of at most \(transport.largestTransfer)")
+        } catch {
+            say("FAILED: a splittable \(frame.count)-byte frame: \(error)")
+            return 1
+        }
+        try transport.close()
+        return disagreements == 0 ? 0 : 1
+
     default:
-        say("usage: gpio-sim-probe chips|clock|power|inputs|busy|bench|refuse [--chip LABEL] [--data L --clock L] "
+        say("usage: gpio-sim-probe chips|clock|power|inputs|busy|bench|refuse|spi-check|spi-limit [--chip LABEL] [--data L --clock L] "
             + "[--power L --active high|low] [--button L --a L --b L --push L --actions N] [--sim DIR]")
         return 64
     }

@@ -113,7 +113,9 @@ public enum Doctor {
         }
     }
 
-    static func bufsizCheck(frameSize: Int?, root: String, system: RetryingSystemCalls) -> DoctorCheck {
+    static func bufsizCheck(
+        frameSize: Int?, root: String, system: RetryingSystemCalls, alignment: Int = SPIDevAlignment.running
+    ) -> DoctorCheck {
         let path = "/" + SPIDevTransport.bufsizPath
         let bufsiz: Int
         do {
@@ -130,15 +132,21 @@ public enum Doctor {
                 fix: "enable SPI so the spidev module loads (`dtparam=spi=on` on a Raspberry Pi), then reboot")
         }
         guard let frameSize else {
-            return DoctorCheck(name: "spidev bufsiz", passed: true, detail: "spidev sends up to \(bufsiz) bytes per transfer")
+            let largest = SPIDevAlignment.largestTransfer(bufsiz: bufsiz, alignment: alignment)
+            return DoctorCheck(name: "spidev bufsiz", passed: true, detail: "spidev sends up to \(largest) bytes per transfer")
         }
-        if frameSize <= bufsiz {
+        // spidev counts a transfer as ALIGN(len, …) bytes (SPIDevAlignment), so compare with
+        // bufsiz rounded down, as SPIDevTransport does.
+        let largest = SPIDevAlignment.largestTransfer(bufsiz: bufsiz, alignment: alignment)
+        if frameSize <= largest {
             return DoctorCheck(
                 name: "spidev bufsiz", passed: true, detail: "a \(frameSize)-byte frame fits spidev's \(bufsiz)-byte buffer")
         }
         return DoctorCheck(
             name: "spidev bufsiz", passed: false,
-            detail: "spidev buffer is \(bufsiz) bytes but this frame needs \(frameSize)", fix: HardwareError.bufsizFix)
+            detail: "spidev buffer is \(bufsiz) bytes but this frame needs \(frameSize)"
+                + (largest == bufsiz ? "" : " (spidev counts transfers in \(alignment)-byte steps, so at most \(largest) go through)"),
+            fix: HardwareError.bufsizFix)
     }
 
     static func coreClockCheck(board: Board, core: Board.CoreClock, root: String, system: RetryingSystemCalls) -> DoctorCheck {
