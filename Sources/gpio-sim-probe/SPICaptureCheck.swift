@@ -13,6 +13,8 @@ struct SPICaptureCheck {
 
     var kind: DriverKind
     var board: Board
+    /// The clock ledring was told to request (its driver's default unless `--spi-hz`).
+    var requestedHz: UInt32
     var ledCount: Int
     /// The simulated frame's drive levels, chain order.
     var expected: [RGB8]
@@ -27,8 +29,8 @@ struct SPICaptureCheck {
         guard expected.count == ledCount else {
             throw CaptureError("the simulated frame has \(expected.count) LEDs, not \(ledCount)")
         }
-        let requested = Int(kind.defaultSPIHz)
-        guard let predicted = board.actualSPIClockHz(requestedHz: kind.defaultSPIHz) else {
+        let requested = Int(requestedHz)
+        guard let predicted = board.actualSPIClockHz(requestedHz: requestedHz) else {
             throw CaptureError("board \(board.id) predicts no SPI clock")
         }
         for transfer in capture.transfers {

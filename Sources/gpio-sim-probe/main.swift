@@ -187,32 +187,23 @@ func run(_ command: String, _ options: Options) throws(HardwareError) -> Int32 {
         return 0
 
     case "spi-check":
-        // Judges a capture of the ledring_spi_capture module (tools/spi-capture-test.sh).
-        let kind = try DriverKind(named: options.string("driver", "ws2812-spi"))
-        guard let board = try BoardCatalog.builtIn().board(id: options.string("board", "rpi4b")) else {
-            throw HardwareError(kind: .invalidConfiguration, message: "unknown board \(options.string("board", ""))")
+        // Judges captures of the ledring_spi_capture module (tools/spi-capture-test.sh): one
+        // case from the options, or every line of --plan FILE ("key=value …", label last), in
+        // one process because every start of a Swift program is slow under QEMU's emulation.
+        guard let plan = options.values["plan"] else { return checkCapture(options, label: "capture") ? 0 : 1 }
+        let text: String
+        do { text = String(decoding: try LinuxSystemCalls().readFile(plan), as: UTF8.self) } catch {
+            throw HardwareError(kind: .notFound, message: "cannot read --plan \(plan): \(error)")
         }
-        guard let run = SPICaptureCheck.Run(rawValue: options.string("run", "oneshot")) else {
-            throw HardwareError(kind: .invalidConfiguration, message: "--run is oneshot or daemon")
+        var failed = 0
+        var cases = 0
+        for line in text.split(separator: "\n") where !line.isEmpty {
+            let (arguments, label) = planArguments(String(line))
+            cases += 1
+            if !checkCapture(Options(arguments[...]), label: label) { failed += 1 }
         }
-        let system = LinuxSystemCalls()
-        func text(_ key: String) throws(HardwareError) -> String {
-            let path = options.string(key, "")
-            do { return String(decoding: try system.readFile(path), as: UTF8.self) } catch {
-                throw HardwareError(kind: .notFound, message: "cannot read --\(key) \(path): \(error)")
-            }
-        }
-        let check = SPICaptureCheck(
-            kind: kind, board: board, ledCount: options.int("leds", 52),
-            expected: SPICaptureCheck.simulatedPixels(json: try text("simulated")), run: run,
-            splitLimit: options.values["split-limit"].flatMap { Int($0) })
-        do {
-            for line in try check.check(try SPICapture(text: try text("capture"))) { say("  \(line)") }
-        } catch {
-            say("FAILED: \(error)")
-            return 1
-        }
-        return 0
+        say("checked \(cases) captures, \(failed) failed")
+        return failed == 0 && cases > 0 ? 0 : 1
 
     case "spi-limit":
         // Asks ledring (SPIDevTransport.checkFits) and the kernel (a raw SPI_IOC_MESSAGE) about
@@ -267,6 +258,57 @@ func run(_ command: String, _ options: Options) throws(HardwareError) -> Int32 {
         say("usage: gpio-sim-probe chips|clock|power|inputs|busy|bench|refuse|spi-check|spi-limit [--chip LABEL] [--data L --clock L] "
             + "[--power L --active high|low] [--button L --a L --b L --push L --actions N] [--sim DIR]")
         return 64
+    }
+}
+
+/// `key=value` words as `--key value` options; `label=` takes the rest of the line.
+func planArguments(_ line: String) -> ([String], String) {
+    var arguments: [String] = []
+    var label = line
+    var rest = Substring(line)
+    while let word = rest.split(separator: " ", maxSplits: 1).first {
+        if word.hasPrefix("label=") {
+            label = String(rest.dropFirst("label=".count))
+            break
+        }
+        if let equals = word.firstIndex(of: "=") {
+            arguments += ["--" + word[..<equals], String(word[word.index(after: equals)...])]
+        }
+        rest = rest.dropFirst(word.count).drop { $0 == " " }
+    }
+    return (arguments, label)
+}
+
+/// Checks one capture against its simulated frame; prints "ok LABEL" and what was checked, or
+/// "FAIL LABEL: why".
+func checkCapture(_ options: Options, label: String) -> Bool {
+    do {
+        let kind = try DriverKind(named: options.string("driver", "ws2812-spi"))
+        guard let board = try BoardCatalog.builtIn().board(id: options.string("board", "rpi4b")) else {
+            throw CaptureError("unknown board \(options.string("board", ""))")
+        }
+        guard let run = SPICaptureCheck.Run(rawValue: options.string("run", "oneshot")) else {
+            throw CaptureError("run is oneshot or daemon")
+        }
+        let system = LinuxSystemCalls()
+        func text(_ key: String) throws -> String {
+            let path = options.string(key, "")
+            do { return String(decoding: try system.readFile(path), as: UTF8.self) } catch {
+                throw CaptureError("cannot read \(key) \(path): \(error)")
+            }
+        }
+        let check = SPICaptureCheck(
+            kind: kind, board: board,
+            requestedHz: options.values["spi-hz"].flatMap { UInt32($0) } ?? kind.defaultSPIHz, ledCount: options.int("leds", 52),
+            expected: SPICaptureCheck.simulatedPixels(json: try text("simulated")), run: run,
+            splitLimit: options.values["split-limit"].flatMap { Int($0) })
+        let lines = try check.check(try SPICapture(text: try text("capture")))
+        say("ok   \(label)")
+        for line in lines { say("    \(line)") }
+        return true
+    } catch {
+        say("FAIL \(label): \(error)")
+        return false
     }
 }
 

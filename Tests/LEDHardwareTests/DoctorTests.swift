@@ -105,6 +105,17 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         #expect(bufsiz?.fix.contains("spidev.bufsiz=65536") == true)
     }
 
+    /// spidev counts a transfer as ALIGN(len, ARCH_DMA_MINALIGN) bytes (8 on x86-64, 128 on
+    /// arm64), so with bufsiz 1003 a 1001-byte frame gets EMSGSIZE although 1001 <= 1003.
+    @Test func aFrameWhoseAlignedLengthExceedsBufsizFails() {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/sys/module/spidev/parameters/bufsiz", "1003\n")
+        let refused = check(Doctor.run(root: "/r", frameSize: 1001, system: fake), "spidev bufsiz")
+        #expect(refused?.passed == false)
+        #expect(refused?.detail.contains("-byte steps, so at most") == true)
+        #expect(check(Doctor.run(root: "/r", frameSize: 896, system: fake), "spidev bufsiz")?.passed == true)
+    }
+
     @Test func anUnreadableBufsizFails() {
         let fake = healthyRoot("rpi4b")
         fake.fail(.readFile, with: .noSuchFileOrDirectory, path: "/r/sys/module/spidev/parameters/bufsiz")
