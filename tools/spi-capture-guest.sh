@@ -156,6 +156,37 @@ judge() {
         flunk "the probe did not check all $cases planned captures"
 }
 
+# Negative controls: the same judge must refuse a capture with one symbol widened (a 0 bit's
+# high time 2 SPI bits instead of 1: out of both windows), one APA102 colour byte changed, and a
+# capture whose controller clock differs from the board file's prediction. A check that cannot
+# fail proves nothing; these show on every run that it can.
+controls() {  # WS2812_CASE APA102_CASE
+    local ws=$1 apa=$2 out
+    : > /run/controls.txt
+    # First "88" (two 0 bits, 1000 1000) at a byte boundary of the data becomes "c8" (1100 1000).
+    awk '/^xfer/ { d = $NF; for (i = 1; i < length(d); i += 2) if (substr(d, i, 2) == "88") { $NF = substr(d, 1, i - 1) "c8" substr(d, i + 2); break } } { print }' \
+        "/run/capture-$ws.txt" > /run/control-bit.txt
+    # Byte 5 of the first APA102 transfer (LED 0's first colour byte) changes.
+    awk '/^xfer/ && !done { d = $NF; b = substr(d, 11, 2); $NF = substr(d, 1, 10) (b == "00" ? "01" : "00") substr(d, 13); done = 1 } { print }' \
+        "/run/capture-$apa.txt" > /run/control-colour.txt
+    # The controller made another clock than predicted (here: a 250 MHz core read as 500 MHz).
+    sed 's/ effective [0-9]* / effective 1785714 /' "/run/capture-$ws.txt" > /run/control-clock.txt
+    sed -n "${ws}p" $plan | sed 's|capture=[^ ]*|capture=/run/control-bit.txt|; s|label=.*|label=control: one widened symbol|' >> /run/controls.txt
+    sed -n "${apa}p" $plan | sed 's|capture=[^ ]*|capture=/run/control-colour.txt|; s|label=.*|label=control: one colour byte changed|' >> /run/controls.txt
+    sed -n "${ws}p" $plan | sed 's|capture=[^ ]*|capture=/run/control-clock.txt|; s|label=.*|label=control: another clock|' >> /run/controls.txt
+    out=$("$probe" spi-check --plan /run/controls.txt 2>&1)
+    if grep -q "^FAIL control: one widened symbol: .*bit [0-9]* (a 1): high 560 ns" <<<"$out" &&
+       grep -q "^FAIL control: one colour byte changed: .*differs from the simulated frame at 1 LEDs" <<<"$out" &&
+       grep -q "^FAIL control: another clock: .*controller made 1785714 Hz" <<<"$out" &&
+       grep -q "^checked 3 captures, 3 failed$" <<<"$out"; then
+        pass "controls: the judge refuses a widened symbol, a changed colour byte and an unpredicted clock"
+        grep '^FAIL' <<<"$out" | cut -c1-220 | indent
+    else
+        flunk "controls: the judge did not refuse every broken capture:"
+        indent <<<"$out"
+    fi
+}
+
 case $boot in
 main)
     # 2. Every SPI driver, one-shot, at three boards' clocks.
@@ -182,6 +213,8 @@ main)
         daemon sk9822-spi rpi3b "$service" "set move=0.3 exercise=0.6 stand=0.9"
     fi
     judge
+    # Case 6 is ws2812-spi on rpi4b, case 9 apa102-spi on rpi4b (the order above).
+    section oneshot && controls 6 9
 
     # 4. ledring doctor against this machine's real /sys and /dev.
     section doctor || { say "$failures failed"; [ $failures = 0 ]; exit; }

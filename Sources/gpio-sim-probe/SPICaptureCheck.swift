@@ -113,8 +113,8 @@ struct SPICaptureCheck {
                 let bitPeriod = bit.highNs + bit.lowNs
                 guard inside(bit.highNs, window), bit.lowNs >= timing.minimumLow - slack,
                       isLast || inside(bitPeriod, timing.period) else {
-                    throw CaptureError("transfer \(transfer.seq) bit \(index) (a \(bit.value ? 1 : 0)): high \(bit.highNs) ns, "
-                                       + "low \(bit.lowNs) ns at \(clockHz) Hz; \(chip) allows high \(window), "
+                    throw CaptureError("transfer \(transfer.seq) bit \(index) (a \(bit.value ? 1 : 0)): high \(Int(bit.highNs.rounded())) ns, "
+                                       + "low \(Int(bit.lowNs.rounded())) ns at \(Int(clockHz)) Hz; \(chip) allows high \(window), "
                                        + "period \(timing.period), low ≥ \(timing.minimumLow)")
                 }
                 if bit.value {
