@@ -28,15 +28,19 @@ struct SPICapture {
         for line in text.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init)
             guard let kind = words.first else { continue }
+            // "capture bytes N dropped N …" pairs from the second word; "xfer SEQ msg M …"
+            // from the third. An empty transfer ends in "data" with no value.
+            let pairsFrom = kind == "xfer" ? 2 : 1
             var fields: [String: String] = [:]
-            var index = 1
+            var index = pairsFrom
             while index + 1 < words.count {
                 fields[words[index]] = words[index + 1]
                 index += 2
             }
             func number(_ key: String) throws(CaptureError) -> Int {
-                guard let text = fields[key], let value = Int(text.hasPrefix("0x") ? String(text.dropFirst(2)) : text,
-                                                              radix: text.hasPrefix("0x") ? 16 : 10) else {
+                let text = fields[key] ?? ""
+                let hex = text.hasPrefix("0x")
+                guard let value = Int(hex ? String(text.dropFirst(2)) : text, radix: hex ? 16 : 10) else {
                     throw CaptureError("capture line lacks a number for \"\(key)\": \(line.prefix(120))")
                 }
                 return value
@@ -45,18 +49,9 @@ struct SPICapture {
             case "capture":
                 dropped = try number("dropped")
             case "xfer":
-                guard words.count >= 2 else { throw CaptureError("short xfer line") }
-                let seq = Int(words[1]) ?? -1
-                // "xfer SEQ msg …": the pairs start after the sequence number.
-                fields = [:]
-                index = 2
-                while index + 1 < words.count {
-                    fields[words[index]] = words[index + 1]
-                    index += 2
-                }
-                let hex = words.last == "data" ? "" : (fields["data"] ?? "")
+                guard words.count > 2, let seq = Int(words[1]) else { throw CaptureError("short xfer line: \(line.prefix(120))") }
+                let bytes = try Self.bytes(hex: words.last == "data" ? "" : fields["data"] ?? "")
                 let length = try number("len")
-                let bytes = try Self.bytes(hex: hex)
                 guard bytes.count == length else {
                     throw CaptureError("transfer \(seq) says len \(length) but carries \(bytes.count) bytes")
                 }
