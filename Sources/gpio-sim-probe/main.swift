@@ -186,10 +186,129 @@ func run(_ command: String, _ options: Options) throws(HardwareError) -> Int32 {
         _ = try GPIODriver(name: options.string("driver", "ws2812-gpio"))
         return 0
 
+    case "spi-check":
+        // Judges captures of the ledring_spi_capture module (tools/spi-capture-test.sh): one
+        // case from the options, or every line of --plan FILE ("key=value …", label last), in
+        // one process because every start of a Swift program is slow under QEMU's emulation.
+        guard let plan = options.values["plan"] else { return checkCapture(options, label: "capture") ? 0 : 1 }
+        let text: String
+        do { text = String(decoding: try LinuxSystemCalls().readFile(plan), as: UTF8.self) } catch {
+            throw HardwareError(kind: .notFound, message: "cannot read --plan \(plan): \(error)")
+        }
+        var failed = 0
+        var cases = 0
+        for line in text.split(separator: "\n") where !line.isEmpty {
+            let (arguments, label) = planArguments(String(line))
+            cases += 1
+            if !checkCapture(Options(arguments[...]), label: label) { failed += 1 }
+        }
+        say("checked \(cases) captures, \(failed) failed")
+        return failed == 0 && cases > 0 ? 0 : 1
+
+    case "spi-limit":
+        // Asks ledring (SPIDevTransport.checkFits) and the kernel (a raw SPI_IOC_MESSAGE) about
+        // every length in --from...--to; they must agree on each. Then sends a splittable frame
+        // of a few buffers' worth, which must go through in chunks the kernel takes.
+        let device = options.string("device", "/dev/spidev0.0")
+        let system = LinuxSystemCalls()
+        let transport = try SPIDevTransport(device: device, speedHz: 4_000_000)
+        say("bufsiz \(transport.bufferSize) alignment \(transport.transferAlignment) largest \(transport.largestTransfer) "
+            + "(kernel \(SPIDevAlignment.runningMachine()))")
+        let fd: Int32
+        do { fd = try system.open(device, flags: O_RDWR | O_CLOEXEC, mode: 0) } catch {
+            throw HardwareError.spidev(error, device: device, operation: "opening")
+        }
+        defer { try? system.close(fd) }
+        var disagreements = 0
+        var verdicts: Set<Bool> = []
+        for length in options.int("from", 1)...options.int("to", 1) {
+            let zeros = [UInt8](repeating: 0, count: length)
+            let ledring = (try? transport.checkFits(byteCount: length, framing: .whole)) != nil
+            let kernel: String
+            let result: Result<UInt32, Errno> = zeros.withUnsafeBytes { raw in
+                Result { () throws(Errno) -> UInt32 in
+                    try system.spiIoctl(fd, .message(length: length, speedHz: 4_000_000, bitsPerWord: 8), tx: raw)
+                }
+            }
+            switch result {
+            case .success(let sent): kernel = sent == UInt32(length) ? "sent" : "short \(sent)"
+            case .failure(let error): kernel = error == .messageTooLong ? "EMSGSIZE" : "\(error)"
+            }
+            let agree = ledring == (kernel == "sent") && (kernel == "sent" || kernel == "EMSGSIZE")
+            if !agree { disagreements += 1 }
+            verdicts.insert(ledring)
+            say("len \(length): ledring \(ledring ? "fits" : "refuses"), kernel \(kernel)\(agree ? "" : "  <- DISAGREE")")
+        }
+        guard verdicts.count == 2 else {
+            say("FAILED: the range holds only \(verdicts.first == true ? "fitting" : "refused") lengths; it must straddle the limit")
+            return 1
+        }
+        let frame = (0..<(2 * transport.bufferSize + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        do {
+            try transport.send(frame, framing: .splittable)
+            say("splittable \(frame.count)-byte frame sent in chunks of at most \(transport.largestTransfer)")
+        } catch {
+            say("FAILED: a splittable \(frame.count)-byte frame: \(error)")
+            return 1
+        }
+        try transport.close()
+        return disagreements == 0 ? 0 : 1
+
     default:
-        say("usage: gpio-sim-probe chips|clock|power|inputs|busy|bench|refuse [--chip LABEL] [--data L --clock L] "
+        say("usage: gpio-sim-probe chips|clock|power|inputs|busy|bench|refuse|spi-check|spi-limit [--chip LABEL] [--data L --clock L] "
             + "[--power L --active high|low] [--button L --a L --b L --push L --actions N] [--sim DIR]")
         return 64
+    }
+}
+
+/// `key=value` words as `--key value` options; `label=` takes the rest of the line.
+func planArguments(_ line: String) -> ([String], String) {
+    var arguments: [String] = []
+    var label = line
+    var rest = Substring(line)
+    while let word = rest.split(separator: " ", maxSplits: 1).first {
+        if word.hasPrefix("label=") {
+            label = String(rest.dropFirst("label=".count))
+            break
+        }
+        if let equals = word.firstIndex(of: "=") {
+            arguments += ["--" + word[..<equals], String(word[word.index(after: equals)...])]
+        }
+        rest = rest.dropFirst(word.count).drop { $0 == " " }
+    }
+    return (arguments, label)
+}
+
+/// Checks one capture against its simulated frame; prints "ok LABEL" and what was checked, or
+/// "FAIL LABEL: why".
+func checkCapture(_ options: Options, label: String) -> Bool {
+    do {
+        let kind = try DriverKind(named: options.string("driver", "ws2812-spi"))
+        guard let board = try BoardCatalog.builtIn().board(id: options.string("board", "rpi4b")) else {
+            throw CaptureError("unknown board \(options.string("board", ""))")
+        }
+        guard let run = SPICaptureCheck.Run(rawValue: options.string("run", "oneshot")) else {
+            throw CaptureError("run is oneshot or daemon")
+        }
+        let system = LinuxSystemCalls()
+        func text(_ key: String) throws -> String {
+            let path = options.string(key, "")
+            do { return String(decoding: try system.readFile(path), as: UTF8.self) } catch {
+                throw CaptureError("cannot read \(key) \(path): \(error)")
+            }
+        }
+        let check = SPICaptureCheck(
+            kind: kind, board: board,
+            requestedHz: options.values["spi-hz"].flatMap { UInt32($0) } ?? kind.defaultSPIHz, ledCount: options.int("leds", 52),
+            expected: SPICaptureCheck.simulatedPixels(json: try text("simulated")), run: run,
+            splitLimit: options.values["split-limit"].flatMap { Int($0) })
+        let lines = try check.check(try SPICapture(text: try text("capture")))
+        say("ok   \(label)")
+        for line in lines { say("    \(line)") }
+        return true
+    } catch {
+        say("FAIL \(label): \(error)")
+        return false
     }
 }
 

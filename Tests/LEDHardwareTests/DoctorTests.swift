@@ -1,5 +1,5 @@
 import Foundation
-import LEDHardware
+@testable import LEDHardware
 import LEDRingTesting
 import Testing
 
@@ -101,7 +101,7 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         let report = Doctor.run(root: "/r", frameSize: 5200, system: healthyRoot("rpi4b"))
         let bufsiz = check(report, "spidev bufsiz")
         #expect(bufsiz?.passed == false)
-        #expect(bufsiz?.detail == "spidev buffer is 4096 bytes but this frame needs 5200 (5248 as spidev counts it)")
+        #expect(bufsiz?.detail == "spidev buffer is 4096 bytes but this frame needs 5200")
         #expect(bufsiz?.fix.contains("spidev.bufsiz=65536") == true)
     }
 
@@ -120,13 +120,27 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         #expect(HardwareError.suggestedBufsiz(frameBytes: 200_001) % 128 == 0)
     }
 
-    @Test func aFrameIsCountedAsSpidevCountsItRoundedUpTo128() {
+    /// spidev counts a transfer as ALIGN(len, ARCH_DMA_MINALIGN) bytes (8 on x86-64, 128 on
+    /// arm64), so with bufsiz 1003 a 1001-byte frame gets EMSGSIZE although 1001 <= 1003.
+    @Test func aFrameWhoseAlignedLengthExceedsBufsizFails() {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/sys/module/spidev/parameters/bufsiz", "1003\n")
+        let refused = check(Doctor.run(root: "/r", frameSize: 1001, system: fake), "spidev bufsiz")
+        #expect(refused?.passed == false)
+        #expect(refused?.detail.contains("-byte steps, so at most") == true)
+        #expect(check(Doctor.run(root: "/r", frameSize: 896, system: fake), "spidev bufsiz")?.passed == true)
+    }
+
+    /// On arm64 (a Pi's 64-bit kernel) the steps are 128 bytes: bufsiz 5000 takes at most 4992.
+    @Test func onArm64TheStepsAre128Bytes() {
         let fake = healthyRoot("rpi4b")
         fake.addFile("/r/sys/module/spidev/parameters/bufsiz", "5000\n")
-        let bufsiz = check(Doctor.run(root: "/r", frameSize: 4995, system: fake), "spidev bufsiz")
-        #expect(bufsiz?.passed == false)
-        #expect(bufsiz?.detail == "spidev buffer is 5000 bytes but this frame needs 4995 (5120 as spidev counts it)")
-        #expect(check(Doctor.run(root: "/r", frameSize: 4864, system: fake), "spidev bufsiz")?.passed == true)
+        let system = RetryingSystemCalls(fake)
+        let arm64 = SPIDevAlignment.bytes(forMachine: "aarch64")
+        let refused = Doctor.bufsizCheck(frameSize: 4995, board: nil, root: "/r", system: system, alignment: arm64)
+        #expect(!refused.passed)
+        #expect(refused.detail.contains("128-byte steps, so at most 4992 go through"))
+        #expect(Doctor.bufsizCheck(frameSize: 4992, board: nil, root: "/r", system: system, alignment: arm64).passed)
     }
 
     @Test func anUnreadableBufsizFails() {

@@ -48,7 +48,8 @@ import Testing
 
     @Test func splitsASplittableFrameIntoChunksNoLargerThanBufsiz() throws {
         let fake = fakeKernel(bufsiz: "1000")
-        let transport = try SPIDevTransport(device: device, speedHz: 8_000_000, system: fake)
+        // As on a Pi's arm64 kernel (SPIDevAlignment: 128).
+        let transport = try SPIDevTransport(device: device, speedHz: 8_000_000, system: fake, transferAlignment: 128)
         let frame = (0..<2500).map { UInt8(truncatingIfNeeded: $0 * 7) }
         try transport.send(frame, framing: .splittable)
         let lengths = fake.spiRequests.compactMap { request -> Int? in
@@ -58,6 +59,46 @@ import Testing
         // get EMSGSIZE, so chunks are whole multiples of 128 (896 = 7 × 128).
         #expect(lengths == [896, 896, 708])
         #expect(fake.written(to: device) == frame)
+    }
+
+    /// spidev charges each transfer as ALIGN(len, ARCH_DMA_MINALIGN) bytes against bufsiz, so
+    /// with a bufsiz that is not a multiple of the alignment a bufsiz-long chunk gets EMSGSIZE
+    /// (seen on Debian 12's kernel under QEMU, tools/spi-capture-test.sh, with bufsiz 1003).
+    @Test func splitsIntoChunksTheKernelAcceptsWhenBufsizIsNotAligned() throws {
+        let fake = fakeKernel(bufsiz: "1003\n")
+        let transport = try SPIDevTransport(device: device, speedHz: 8_000_000, system: fake, transferAlignment: 8)
+        #expect(transport.largestTransfer == 1000)
+        let frame = (0..<2500).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        try transport.send(frame, framing: .splittable)
+        let lengths = fake.spiRequests.compactMap { request -> Int? in
+            if case .message(let length, _, _) = request { return length } else { return nil }
+        }
+        #expect(lengths == [1000, 1000, 500])
+        #expect(fake.written(to: device) == frame)
+    }
+
+    @Test func refusesAWholeFrameWhoseAlignedLengthExceedsBufsiz() throws {
+        let fake = fakeKernel(bufsiz: "1003\n")
+        let transport = try SPIDevTransport(device: device, speedHz: 2_400_000, system: fake, transferAlignment: 8)
+        try transport.checkFits(byteCount: 1000, framing: .whole)
+        let error = #expect(throws: HardwareError.self) { try transport.checkFits(byteCount: 1001, framing: .whole) }
+        #expect(error?.kind == .frameTooLarge)
+        #expect(error?.message.contains("at most 1000 go through") == true)
+        #expect(error?.fix.contains("spidev.bufsiz=65536") == true)
+        // An arm64 kernel (128-byte alignment) takes even less of the same buffer.
+        let arm64 = try SPIDevTransport(device: device, speedHz: 2_400_000, system: fake, transferAlignment: 128)
+        #expect(arm64.largestTransfer == 896)
+        #expect(throws: HardwareError.self) { try arm64.checkFits(byteCount: 897, framing: .whole) }
+    }
+
+    @Test func alignmentFollowsTheKernelsArchitecture() {
+        #expect(SPIDevAlignment.bytes(forMachine: "aarch64") == 128)
+        #expect(SPIDevAlignment.bytes(forMachine: "armv7l") == 64)
+        #expect(SPIDevAlignment.bytes(forMachine: "armv6l") == 32)
+        #expect(SPIDevAlignment.bytes(forMachine: "x86_64") == 8)
+        #expect(SPIDevAlignment.bytes(forMachine: "mystery") == 128)
+        #expect(SPIDevAlignment.largestTransfer(bufsiz: 4096, alignment: 128) == 4096)
+        #expect(SPIDevAlignment.largestTransfer(bufsiz: 65535, alignment: 128) == 65408)
     }
 
     @Test func refusesAWholeFrameLargerThanBufsizBeforeSendingAnything() throws {

@@ -171,7 +171,10 @@ public enum Doctor {
         return (numbers[0], numbers[1], numbers.count > 2 ? numbers[2] : 0)
     }
 
-    static func bufsizCheck(frameSize: Int?, board: Board?, root: String, system: RetryingSystemCalls) -> DoctorCheck {
+    static func bufsizCheck(
+        frameSize: Int?, board: Board?, root: String, system: RetryingSystemCalls,
+        alignment: Int = SPIDevAlignment.running
+    ) -> DoctorCheck {
         let path = "/" + SPIDevTransport.bufsizPath
         let bufsiz: Int
         do {
@@ -188,18 +191,20 @@ public enum Doctor {
                 fix: "enable SPI so the spidev module loads (`dtparam=spi=on` on a Raspberry Pi), then reboot")
         }
         guard let frameSize else {
-            return DoctorCheck(name: "spidev bufsiz", passed: true, detail: "spidev sends up to \(bufsiz) bytes per transfer")
+            let largest = SPIDevAlignment.largestTransfer(bufsiz: bufsiz, alignment: alignment)
+            return DoctorCheck(name: "spidev bufsiz", passed: true, detail: "spidev sends up to \(largest) bytes per transfer")
         }
-        // spidev counts the frame rounded up to the DMA alignment (drivers/spi/spidev.c).
-        let counted = HardwareError.spidevAligned(frameSize)
-        if counted <= bufsiz {
+        // spidev counts a transfer as ALIGN(len, …) bytes (SPIDevAlignment), so compare with
+        // bufsiz rounded down, as SPIDevTransport does.
+        let largest = SPIDevAlignment.largestTransfer(bufsiz: bufsiz, alignment: alignment)
+        if frameSize <= largest {
             return DoctorCheck(
                 name: "spidev bufsiz", passed: true, detail: "a \(frameSize)-byte frame fits spidev's \(bufsiz)-byte buffer")
         }
-        let aligned = counted == frameSize ? "" : " (\(counted) as spidev counts it)"
         return DoctorCheck(
             name: "spidev bufsiz", passed: false,
-            detail: "spidev buffer is \(bufsiz) bytes but this frame needs \(frameSize)\(aligned)",
+            detail: "spidev buffer is \(bufsiz) bytes but this frame needs \(frameSize)"
+                + (largest == bufsiz ? "" : " (spidev counts transfers in \(alignment)-byte steps, so at most \(largest) go through)"),
             fix: HardwareError.bufsizFix(frameBytes: frameSize, board: board))
     }
 

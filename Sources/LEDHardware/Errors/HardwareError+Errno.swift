@@ -1,10 +1,10 @@
 extension HardwareError {
-    /// spidev counts each transfer as `ALIGN(len, ARCH_DMA_MINALIGN)` against `bufsiz`
-    /// (drivers/spi/spidev.c `spidev_message`, `len_aligned`); 128 is arm64's alignment and a
-    /// multiple of every other architecture's.
+    /// spidev counts each transfer rounded up to the kernel's alignment (`SPIDevAlignment`, which
+    /// the checks use); a suggested `bufsiz` is rounded to 128, arm64's alignment and a multiple of
+    /// every other architecture's, so the suggestion holds on any board.
     public static let spidevAlignment = 128
 
-    /// The bytes a frame of `byteCount` takes from spidev's buffer.
+    /// The bytes a frame of `byteCount` takes from spidev's buffer on the strictest kernel.
     public static func spidevAligned(_ byteCount: Int) -> Int {
         (Swift.max(byteCount, 0) + spidevAlignment - 1) / spidevAlignment * spidevAlignment
     }

@@ -18,8 +18,15 @@ public final class SPIDevTransport: Transport {
     ///
     /// The controller may still divide this down further; `Board.actualSPIClockHz` knows how.
     public let acceptedSpeedHz: UInt32
-    /// The largest transfer spidev takes, from `bufsiz`.
+    /// spidev's `bufsiz`: its bounce buffer, in bytes.
     public let bufferSize: Int
+    /// What spidev rounds each transfer up to before comparing it with `bufsiz`.
+    public let transferAlignment: Int
+    /// The longest transfer spidev takes: `bufsiz` rounded down to `transferAlignment`, since a
+    /// transfer counts as `ALIGN(len, …)` bytes (see `SPIDevAlignment`).
+    public var largestTransfer: Int {
+        SPIDevAlignment.largestTransfer(bufsiz: bufferSize, alignment: transferAlignment)
+    }
     /// The SPI mode in use (always 0: data sampled on the rising edge, clock idles low).
     public let mode: UInt8 = 0
     /// Bits per word (always 8, so a frame is a plain byte string).
@@ -28,9 +35,11 @@ public final class SPIDevTransport: Transport {
     private let system: RetryingSystemCalls
     private var fd: Int32?
 
-    /// Opens and configures `device`, reading bufsiz under `root` (a fake root in tests).
+    /// Opens and configures `device`, reading bufsiz under `root` (a fake root in tests);
+    /// `transferAlignment` nil uses the running kernel's (`SPIDevAlignment.running`).
     public init(
-        device: String, speedHz: UInt32, root: String = "/", system: any SystemCalls = LinuxSystemCalls()
+        device: String, speedHz: UInt32, root: String = "/", system: any SystemCalls = LinuxSystemCalls(),
+        transferAlignment: Int? = nil
     ) throws(HardwareError) {
         guard speedHz > 0 else {
             throw HardwareError(
@@ -42,6 +51,7 @@ public final class SPIDevTransport: Transport {
         self.device = device
         self.requestedSpeedHz = speedHz
         self.bufferSize = Self.readBufferSize(root: root, system: system)
+        self.transferAlignment = max(transferAlignment ?? SPIDevAlignment.running, 1)
 
         let descriptor: Int32
         do {
@@ -111,13 +121,12 @@ public final class SPIDevTransport: Transport {
     }
 
     /// Throws unless a frame of `byteCount` bytes can go out as `framing` asks; call it before
-    /// the first frame to refuse a too-long chain at start-up rather than mid-animation. The frame
-    /// is counted as spidev counts it, rounded up to `HardwareError.spidevAlignment`; `board`
+    /// the first frame to refuse a too-long chain at start-up rather than mid-animation; `board`
     /// makes the fix name the board's own boot configuration.
     public func checkFits(byteCount: Int, framing: Framing, board: Board? = nil) throws(HardwareError) {
-        let counted = HardwareError.spidevAligned(byteCount)
-        if framing == .whole && counted > bufferSize {
-            let aligned = counted == byteCount ? "" : " (\(counted) as spidev counts it, rounded up to \(HardwareError.spidevAlignment))"
+        if framing == .whole && byteCount > largestTransfer {
+            let aligned = largestTransfer == bufferSize
+                ? "" : " (spidev counts transfers in \(transferAlignment)-byte steps, so at most \(largestTransfer) go through)"
             throw HardwareError(
                 kind: .frameTooLarge,
                 message: "spidev buffer is \(bufferSize) bytes but this frame needs \(byteCount)\(aligned) (\(device))",
@@ -125,17 +134,16 @@ public final class SPIDevTransport: Transport {
         }
     }
 
-    /// Sends one frame: one `SPI_IOC_MESSAGE(1)` when whole, chunks of at most bufsiz when splittable.
+    /// Sends one frame: one `SPI_IOC_MESSAGE(1)` when whole, chunks of at most `largestTransfer`
+    /// bytes when splittable.
     public func send(_ bytes: UnsafeRawBufferPointer, framing: Framing) throws(HardwareError) {
         guard let fd else { throw closedTransportError("SPI transport for \(device)") }
         guard bytes.count > 0 else { return }
         try checkFits(byteCount: bytes.count, framing: framing)
-        // Chunks are whole multiples of the alignment spidev counts in, so each one fits bufsiz.
-        let alignment = HardwareError.spidevAlignment
-        let chunkLimit = bufferSize >= alignment ? bufferSize / alignment * alignment : bufferSize
+        // Chunks of `largestTransfer`: whole steps of the alignment spidev counts in, so each fits.
         var offset = 0
         while offset < bytes.count {
-            let length = min(chunkLimit, bytes.count - offset)
+            let length = min(largestTransfer, bytes.count - offset)
             let chunk = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])
             let sent: UInt32
             do {
