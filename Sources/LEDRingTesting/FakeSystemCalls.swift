@@ -27,6 +27,12 @@ public final class FakeSystemCalls: SystemCalls {
         case stat
         /// Directory listing.
         case listDirectory
+        /// `fsync(2)`.
+        case fsync
+        /// `rename(2)`.
+        case rename
+        /// `unlink(2)`.
+        case unlink
     }
 
     /// One recorded call with its arguments.
@@ -51,6 +57,12 @@ public final class FakeSystemCalls: SystemCalls {
         case stat(path: String)
         /// A directory listing.
         case listDirectory(path: String)
+        /// `fsync(fd)`.
+        case fsync(fd: Int32)
+        /// `rename(from, to)`.
+        case rename(from: String, to: String)
+        /// `unlink(path)`.
+        case unlink(path: String)
 
         /// Which syscall this was.
         public var syscall: Syscall {
@@ -65,6 +77,9 @@ public final class FakeSystemCalls: SystemCalls {
             case .access: return .access
             case .stat: return .stat
             case .listDirectory: return .listDirectory
+            case .fsync: return .fsync
+            case .rename: return .rename
+            case .unlink: return .unlink
             }
         }
     }
@@ -240,9 +255,11 @@ public final class FakeSystemCalls: SystemCalls {
 
     private static func path(of call: Call, in state: State) -> String? {
         switch call {
-        case .open(let path, _), .readFile(let path), .access(let path, _), .stat(let path), .listDirectory(let path):
+        case .open(let path, _), .readFile(let path), .access(let path, _), .stat(let path), .listDirectory(let path),
+             .unlink(let path), .rename(let path, _):
             return path
-        case .close(let fd), .write(let fd, _), .pwrite(let fd, _, _), .spiIoctl(let fd, _, _), .gpioChipInfo(let fd):
+        case .close(let fd), .write(let fd, _), .pwrite(let fd, _, _), .spiIoctl(let fd, _, _), .gpioChipInfo(let fd),
+             .fsync(let fd):
             return state.openFiles[fd]
         }
     }
@@ -266,6 +283,8 @@ public final class FakeSystemCalls: SystemCalls {
             if !Self.exists(path, in: state) {
                 guard flags & O_CREAT != 0 else { throw Errno.noSuchFileOrDirectory }
                 state.files[path] = []
+            } else if flags & O_CREAT != 0 && flags & O_EXCL != 0 {
+                throw Errno(rawValue: EEXIST)
             }
             let fd = state.nextFD
             state.nextFD += 1
@@ -433,6 +452,33 @@ public final class FakeSystemCalls: SystemCalls {
                 $0.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
             }
             return Array(Set(names)).sorted()
+        }
+    }
+
+    /// Fake `fsync(2)`: nothing to flush, but it fails as scripted and needs an open descriptor.
+    public func fsync(_ fd: Int32) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.fsync(fd: fd), path: state.openFiles[fd], in: &state)
+            guard state.openFiles[fd] != nil else { throw Errno(rawValue: EBADF) }
+        }
+    }
+
+    /// Fake `rename(2)` of a regular file: `to` takes `from`'s contents, `from` is gone.
+    public func rename(_ from: String, _ to: String) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.rename(from: from, to: to), path: from, in: &state)
+            guard let contents = state.files[from] else { throw Errno.noSuchFileOrDirectory }
+            if Self.isDirectory(to, in: state) { throw Errno(rawValue: EISDIR) }
+            state.files[to] = contents
+            state.files[from] = nil
+        }
+    }
+
+    /// Fake `unlink(2)` of a file.
+    public func unlink(_ path: String) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.unlink(path: path), path: path, in: &state)
+            guard state.files.removeValue(forKey: path) != nil else { throw Errno.noSuchFileOrDirectory }
         }
     }
 }

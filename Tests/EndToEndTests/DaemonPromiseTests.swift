@@ -85,4 +85,20 @@ import Testing
         #expect(last - first <= ceiling,
                 "\(last - first) frames in \(seconds) s: faster than the wire (at most \(ceiling))")
     }
+
+    @Test func aStateThatCannotBeWrittenDoesNotStopTheDaemon() throws {
+        // The state's directory is a regular file: every save fails (ENOTDIR), as on a read-only
+        // or full disk; the daemon says so, keeps serving, and exits cleanly.
+        let directory = DaemonProcess.makeDirectory()
+        try "not a directory\n".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin",
+                                        "--state", directory + "/file/state.json"], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=0.5"]).status == 0)
+        #expect(daemon.waitUntil(timeout: 10) { daemon.stderr.contains("cannot save the state") })
+        #expect(try daemon.client(["set", "move=0.7"]).status == 0)
+        #expect(try daemon.rings()["move"]?.target == 0.7)
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
 }

@@ -170,8 +170,8 @@ import Testing
             return
         }
         #expect(reason.contains("cannot read"))
-        try StateStore(path: path).save(SavedState(rings: [:], spinning: [], brightness: 1))
-        #expect(try String(contentsOfFile: movedTo, encoding: .utf8) == "precious")
+        try StateStore(path: path, system: system).save(SavedState(rings: [:], spinning: [], brightness: 1))
+        #expect(try system.readFile(movedTo) == Array("precious".utf8))
     }
 
     /// A directory or a device at the state path is neither renamed nor replaced.

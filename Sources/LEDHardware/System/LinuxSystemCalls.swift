@@ -131,4 +131,19 @@ public struct LinuxSystemCalls: SystemCalls {
         }
         return names.sorted()
     }
+
+    /// `fsync(2)`.
+    public func fsync(_ fd: Int32) throws(Errno) {
+        if Glibc.fsync(fd) < 0 { throw Errno.current }
+    }
+
+    /// `rename(2)`.
+    public func rename(_ from: String, _ to: String) throws(Errno) {
+        if Glibc.rename(from, to) < 0 { throw Errno.current }
+    }
+
+    /// `unlink(2)`.
+    public func unlink(_ path: String) throws(Errno) {
+        if Glibc.unlink(path) < 0 { throw Errno.current }
+    }
 }

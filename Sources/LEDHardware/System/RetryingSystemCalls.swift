@@ -71,4 +71,16 @@ public struct RetryingSystemCalls: SystemCalls {
     public func listDirectory(_ path: String) throws(Errno) -> [String] {
         try retrying { () throws(Errno) in try base.listDirectory(path) }
     }
+    /// `fsync(2)`, retried on `EINTR`.
+    public func fsync(_ fd: Int32) throws(Errno) {
+        try retrying { () throws(Errno) in try base.fsync(fd) }
+    }
+    /// `rename(2)`, retried on `EINTR`.
+    public func rename(_ from: String, _ to: String) throws(Errno) {
+        try retrying { () throws(Errno) in try base.rename(from, to) }
+    }
+    /// `unlink(2)`, retried on `EINTR`.
+    public func unlink(_ path: String) throws(Errno) {
+        try retrying { () throws(Errno) in try base.unlink(path) }
+    }
 }

@@ -25,4 +25,10 @@ public protocol SystemCalls: Sendable {
     func stat(_ path: String) throws(Errno) -> FileStatus
     /// The entry names of a directory, without "." and "..", sorted.
     func listDirectory(_ path: String) throws(Errno) -> [String]
+    /// `fsync(2)`: the file's data (or a directory's entries) on disk.
+    func fsync(_ fd: Int32) throws(Errno)
+    /// `rename(2)`: atomically replaces `to` with `from`.
+    func rename(_ from: String, _ to: String) throws(Errno)
+    /// `unlink(2)`: removes a name (a symbolic link itself, never its target).
+    func unlink(_ path: String) throws(Errno)
 }

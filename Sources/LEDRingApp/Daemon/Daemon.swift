@@ -117,7 +117,7 @@ final class Daemon {
         case .state(let saved): controller.restore(saved, at: now)
         case .corrupt(let reason, let movedTo):
             Log.info("state file \(store.path): \(reason); "
-                     + (movedTo.map { "moved it to \($0) and" } ?? "") + " starting from 0")
+                     + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")
         }
         renderer = Daemon.makeRenderer(config: config, driver: outputSettings.driver, brightness: controller.brightness)
         renderer.framesPerSecond = options.fps ?? config.fps

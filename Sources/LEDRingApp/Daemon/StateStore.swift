@@ -66,7 +66,7 @@ struct StateStore: Sendable {
 
     private func setAside(reason: String) -> Loaded {
         let aside = "\(path).corrupt-\(time(nil))"
-        return .corrupt(reason: reason, movedTo: rename(path, aside) == 0 ? aside : nil)
+        return .corrupt(reason: reason, movedTo: (try? system.rename(path, aside)) != nil ? aside : nil)
     }
 
     /// Creates the temp file new: never through a link or over a file planted at its name (an
@@ -77,7 +77,7 @@ struct StateStore: Sendable {
             return try system.open(temporary, flags: flags, mode: 0o644)
         } catch where error == Errno(rawValue: EEXIST) {
             // unlink removes a link itself, never its target.
-            unlink(temporary)
+            try? system.unlink(temporary)
             return try system.open(temporary, flags: flags, mode: 0o644)
         }
     }
@@ -105,24 +105,43 @@ struct StateStore: Sendable {
                               fix: "make \(directory) writable for this user (and remove anything else at that name), or choose another --state")
         }
         let bytes = [UInt8](data) + [UInt8(ascii: "\n")]
-        let written = Posix.writeAll(fd, bytes, socket: false)
-        let synced = fsync(fd) == 0
-        let failure = SystemError.current("writing", path: temporary)
-        close(fd)
-        guard written, synced else {
-            unlink(temporary)
-            throw failure
+        // Until the rename, the previous state file is untouched: any failure (ENOSPC, EIO, EROFS)
+        // removes the temp file and leaves the old state in place for the next try.
+        do throws(Errno) {
+            do throws(Errno) {
+                var offset = 0
+                while offset < bytes.count {
+                    let n = try bytes.withUnsafeBytes { raw in
+                        Result { () throws(Errno) -> Int in
+                            try system.write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+                        }
+                    }.get()
+                    guard n > 0 else { throw Errno(rawValue: ENOSPC) }
+                    offset += n
+                }
+                try system.fsync(fd)
+            } catch {
+                try? system.close(fd)
+                throw error
+            }
+            // close can report a write the disk refused late (NFS, some FUSE file systems).
+            try system.close(fd)
+        } catch {
+            try? system.unlink(temporary)
+            throw SystemError(operation: "writing", path: temporary, code: error.rawValue,
+                              fix: "free space on the disk holding \(directory) or make it writable; the previous state is kept")
         }
-        guard rename(temporary, path) == 0 else {
-            let failure = SystemError.current("renaming \(temporary) to", path: path)
-            unlink(temporary)
-            throw failure
+        do {
+            try system.rename(temporary, path)
+        } catch {
+            try? system.unlink(temporary)
+            throw SystemError(operation: "renaming \(temporary) to", path: path, code: error.rawValue,
+                              fix: "the previous state is kept")
         }
         // The rename is durable only once the directory entry is on disk.
-        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            _ = fsync(dirFD)
-            close(dirFD)
+        if let dirFD = try? system.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0) {
+            try? system.fsync(dirFD)
+            try? system.close(dirFD)
         }
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import LEDHardware
+import LEDRingTesting
+import Testing
+@testable import LEDRingApp
+
+/// A state write that fails anywhere (a full disk, an I/O error, a read-only file system) keeps
+/// the previous state file, leaves no temp file behind, reports the failure, and leaves the
+/// store usable for the next try; an interrupted call is retried. Every call goes through the
+/// fake kernel, so each failure is made exactly where it would happen.
+@Suite struct StateStoreFaultTests {
+    struct Fault: CustomStringConvertible, Sendable {
+        var syscall: FakeSystemCalls.Syscall
+        var errno: Int32
+        var description: String { "\(syscall) \(String(cString: strerror(errno)))" }
+    }
+
+    static let faults: [Fault] = [
+        Fault(syscall: .open, errno: EROFS), Fault(syscall: .open, errno: EACCES),
+        Fault(syscall: .write, errno: ENOSPC), Fault(syscall: .write, errno: EIO),
+        Fault(syscall: .fsync, errno: EIO), Fault(syscall: .close, errno: EIO),
+        Fault(syscall: .rename, errno: EROFS), Fault(syscall: .rename, errno: EXDEV),
+    ]
+
+    let old = SavedState(rings: ["move": 0.25], spinning: [], brightness: 1)
+    let new = SavedState(rings: ["move": 0.75, "stand": 1.3], spinning: ["stand"], brightness: 0.5)
+
+    /// A real directory (the store checks it exists) and a state file in the fake kernel only.
+    func setUp() throws -> (path: String, directory: String, fake: FakeSystemCalls, oldBytes: [UInt8]) {
+        let directory = "/tmp/lr-fault-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/state.json"
+        let fake = FakeSystemCalls()
+        fake.addDirectory(directory)
+        try StateStore(path: path, system: RetryingSystemCalls(fake)).save(old)
+        let oldBytes = try fake.readFile(path)
+        return (path, directory, fake, oldBytes)
+    }
+
+    @Test("a failed save keeps the previous state", arguments: StateStoreFaultTests.faults)
+    func aFailedSaveKeepsThePreviousState(_ fault: Fault) throws {
+        let (path, directory, fake, oldBytes) = try setUp()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = StateStore(path: path, system: RetryingSystemCalls(fake))
+        fake.fail(fault.syscall, with: Errno(rawValue: fault.errno), onCall: fake.calls.filter { $0.syscall == fault.syscall }.count + 1)
+        let callsBefore = fake.calls.count
+        var thrown: SystemError?
+        do { try store.save(new) } catch { thrown = error }
+        let failure = try #require(thrown, "the save reported no failure")
+        #expect(failure.code == fault.errno)
+        #expect(try fake.readFile(path) == oldBytes, "the previous state was lost")
+        #expect(store.load() == .state(old))
+        let leftovers = try fake.listDirectory(directory).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "temp files left: \(leftovers)")
+        #expect(fake.calls.count > callsBefore)
+        // The fault was one-shot: the next save goes through.
+        try store.save(new)
+        #expect(store.load() == .state(new))
+    }
+
+    @Test func interruptedCallsAreRetried() throws {
+        let (path, directory, fake, _) = try setUp()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for syscall: FakeSystemCalls.Syscall in [.open, .write, .fsync, .rename] {
+            fake.fail(syscall, with: .interrupted, onCall: fake.calls.filter { $0.syscall == syscall }.count + 1)
+        }
+        let store = StateStore(path: path, system: RetryingSystemCalls(fake))
+        try store.save(new)
+        #expect(store.load() == .state(new))
+    }
+}
