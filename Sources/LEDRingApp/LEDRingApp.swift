@@ -107,8 +107,7 @@ public enum LEDRingApp {
     static func driveLEDs(_ command: OneShotCommand, kind: DriverKind, options: OneShotOptions) throws(CommandError) -> ExitCode {
         var settings = options.output.driverSettings(kind: kind, ledCount: command.layout.ledCount,
                                                      board: try resolveBoard(options.output.board))
-        settings.whiteExtraction = options.white
-        settings.highDynamicRange = options.hdr
+        settings = options.color.applied(to: settings)
         let driver: LEDDriver
         do {
             driver = try settings.makeDriver()

@@ -30,10 +30,13 @@ struct OneShotOptions {
     var curve = Curve.easeInOut
     /// Pace frames in real time even when not on a terminal.
     var realtime = false
+    /// Brightness, gamma, dithering, correction, supply budget, RGBW white and HDR: the options
+    /// `ledring run` takes too, parsed by the same code.
+    var color = ColorOptions()
     /// Overall brightness, 0…1.
-    var brightness = 1.0
+    var brightness: Double { color.brightness ?? 1 }
     /// Output gamma.
-    var gamma = Double(ColorPipeline.referenceGamma)
+    var gamma: Double { color.gamma ?? Double(ColorPipeline.referenceGamma) }
     /// Soft or hard heads.
     var cap = CapStyle.round
     /// Gradient span.
@@ -51,15 +54,15 @@ struct OneShotOptions {
     /// How far the head is lifted towards white; nil keeps the default.
     var highlight: Float?
     /// Supply budget, mA; nil uses the limiter's default for a Pi's 5 V pin.
-    var maxMilliamps: Double?
+    var maxMilliamps: Double? { color.maxMilliamps }
     /// Temporal dithering.
-    var dither = Dithering.auto
+    var dither: Dithering { color.dither ?? .auto }
     /// Colour correction for the strip type (and colour temperature).
-    var correction = ColorCorrection.uncorrected
+    var correction: ColorCorrection { color.correction ?? .uncorrected }
     /// How RGBW chips get their white level.
-    var white = WhiteExtraction.minimum
+    var white: WhiteExtraction { color.white ?? .minimum }
     /// APA102/SK9822 high dynamic range.
-    var hdr = false
+    var hdr: Bool { color.hdr ?? false }
     /// Print help.
     var help = false
     /// Print the version.
@@ -95,13 +98,6 @@ struct OneShotOptions {
                                                   hint: "give seconds, e.g. --duration 1.5")
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "--realtime": realtime = true
-            case "--brightness":
-                let text = try value()
-                brightness = try ValueParser.progress(text, option: name)
-                guard brightness <= 1 else { throw .usage("--brightness \(text): must be 0…1 or 0%…100%") }
-            case "--gamma":
-                gamma = try ValueParser.number(try value(), option: name, in: 1...4,
-                                               hint: "2.2 shows sRGB colours as a monitor would; WLED uses 2.8")
             case "--cap": cap = try ValueParser.choice(try value(), option: name, as: CapStyle.self)
             case "--span": span = try ValueParser.choice(try value(), option: name, as: GradientSpan.self)
             case "--shape": shape = try ValueParser.choice(try value(), option: name, as: RingShape.self)
@@ -114,26 +110,10 @@ struct OneShotOptions {
                 highlight = Float(try ValueParser.progress(try value(), option: name))
                 guard let highlight, highlight <= 1 else { throw .usage("--highlight: give 0…1 or 0%…100%, e.g. --highlight 0.3") }
             case "--laps": laps = try ValueParser.choice(try value(), option: name, as: LapStyle.self)
-            case "--max-milliamps":
-                maxMilliamps = try ValueParser.number(try value(), option: name, in: 1...1_000_000,
-                                                      hint: "give the supply's spare current in mA, e.g. --max-milliamps 2000")
-            case "--dither": dither = try ValueParser.choice(try value(), option: name, as: Dithering.self)
-            case "--correction":
-                switch ColorCorrection.parse(combination: try value()) {
-                case .success(let parsed): correction = parsed
-                case .failure(let unknown):
-                    throw .usage("--correction \"\(unknown.name)\": unknown; use one of \(ColorCorrection.allNames), or STRIP+TEMPERATURE")
-                }
-            case "--white":
-                let text = try value()
-                guard let mode = WhiteExtraction(named: text) else {
-                    throw .usage("--white \"\(text)\": unknown; use none, min, accurate, accurate-warm, accurate-neutral or accurate-cold")
-                }
-                white = mode
-            case "--hdr": hdr = true
             case "-h", "--help": help = true
             case "--version": version = true
             default:
+                if try color.parseOption(name, value: value) { continue }
                 guard try output.parseOption(name, value: value) else {
                     throw .usage("unknown option \"\(name)\"; see `ledring --help`")
                 }

@@ -13,7 +13,8 @@ enum Usage {
 
     SERVICE
       run options           --config FILE, --socket PATH, --state PATH, --stdin (requests on standard
-                            input too), --fps F, and the HARDWARE options or --simulate [--format json|text]
+                            input too), --fps F, the HARDWARE options or --simulate [--format json|text],
+                        and the COLOUR AND POWER options (over the config file's)
       ledring set RING=VALUE… [--duration S] [--curve C]   send values to the running service
       ledring get | status | reset [--duration S] | spin RING… | stop [RING…] | brightness B
                         (`ledring VERB --help` for one verb; --socket may come before the verb)

@@ -110,6 +110,7 @@ extension Daemon {
         renderer.render(values, animating: animating)
         let idle = renderer.power.idleMilliamps
         output.show(lightsOn ? renderer.frame : [RGB8](repeating: .black, count: config.layout.ledCount),
+                    frame16: lightsOn && renderer.wideFrame ? renderer.frame16 : nil,
                     values: values, states: controller.states,
                     power: lightsOn ? renderer.power : PowerReport(milliamps: idle, scale: 1, idleMilliamps: idle, withinBudget: true),
                     at: now)
@@ -180,7 +181,8 @@ extension Daemon {
         }
         let next: DaemonConfig
         do {
-            next = try DaemonConfig.load(path: path)
+            // The command line's colour options stay over the file's, as at start.
+            next = options.color.applied(to: try DaemonConfig.load(path: path))
         } catch {
             Log.info("reload rejected, the running config stays in force:")
             for line in error.description.split(separator: "\n") { Log.info("  \(line)") }
@@ -199,10 +201,10 @@ extension Daemon {
             earlierErrors += output.errorCount
             output.close()
             do {
-                output = try Daemon.makeOutput(layout: next.layout, settings: nextOutput, at: now)
+                output = try Daemon.makeOutput(layout: next.layout, settings: nextOutput, color: options.color, at: now)
             } catch {
                 Log.info("reload rejected, the running config stays in force: \(error.message)")
-                if let old = try? Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now) {
+                if let old = try? Daemon.makeOutput(layout: config.layout, settings: outputSettings, color: options.color, at: now) {
                     output = old
                 } else {
                     Log.info("the previous output could not be re-opened either; fix the config and send SIGHUP")
@@ -214,12 +216,11 @@ extension Daemon {
         }
         let brightness = next.brightness != config.brightness ? next.brightness : nil
         controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
-        var limited = next
-        if let limit = options.maxMilliamps { limited.maxMilliamps = limit }
-        renderer = Daemon.makeRenderer(config: limited, driver: outputSettings.driver, brightness: controller.brightness)
-        renderer.framesPerSecond = options.fps ?? limited.fps
+        renderer = Daemon.makeRenderer(config: next, driver: outputSettings.driver, brightness: controller.brightness)
+        renderer.wideFrame = outputHDR
+        renderer.framesPerSecond = options.fps ?? next.fps
         let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
-        config = limited
+        config = next
         needsFrame = true
         stateDirty = true
         network.remote.updateNames(next.layout.rings.map(\.name))

@@ -72,6 +72,13 @@ final class Daemon {
 
     /// Frames per second: the command line's, else the config's.
     var fps: Double { options.fps ?? config.fps }
+    /// Whether frames go out with APA102 high dynamic range (`--hdr` on an APA102/SK9822 driver).
+    var outputHDR: Bool { Daemon.usesHDR(options.color, outputSettings) }
+
+    /// Whether `color` asks for HDR on an output that can do it.
+    static func usesHDR(_ color: ColorOptions, _ output: OutputConfig) -> Bool {
+        color.hdr == true && output.driver?.apa102Variant != nil
+    }
     /// Time between frames while animating: never shorter than the wire and latch need.
     var frameInterval: Double { max(1 / fps, output.minimumFrameInterval) }
 
@@ -98,7 +105,7 @@ final class Daemon {
             throw error.commandError
         }
         outputSettings = config.output.overridden(by: options.output)
-        if let limit = options.maxMilliamps { config.maxMilliamps = limit }
+        config = options.color.applied(to: config)
         let environment = ProcessInfo.processInfo.environment
         socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
                                               environment: environment, uid: getuid())
@@ -120,8 +127,9 @@ final class Daemon {
                      + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")
         }
         renderer = Daemon.makeRenderer(config: config, driver: outputSettings.driver, brightness: controller.brightness)
+        renderer.wideFrame = Daemon.usesHDR(options.color, outputSettings)
         renderer.framesPerSecond = options.fps ?? config.fps
-        output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, at: now)
+        output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, color: options.color, at: now)
         selectedRing = config.gpio.encoder?.ring ?? config.layout.rings.first?.name ?? ""
         let usesGPIO = config.gpio.power != nil || config.gpio.button != nil || config.gpio.encoder != nil
         let board = usesGPIO ? try LEDRingApp.resolveBoard(outputSettings.board) : nil
@@ -159,7 +167,8 @@ final class Daemon {
 
     /// The output for `settings`: the simulated printer or a driver (opened now; a device that is
     /// not there yet is retried with back-off).
-    static func makeOutput(layout: RingLayout, settings: OutputConfig, at now: Double) throws(CommandError) -> any FrameOutput {
+    static func makeOutput(layout: RingLayout, settings: OutputConfig, color: ColorOptions, at now: Double)
+        throws(CommandError) -> any FrameOutput {
         guard let kind = settings.driver else {
             throw .usage("run: choose an output: --simulate, --driver ws2812-spi (or another, see --help), "
                          + "or output.driver in a --config file")
@@ -168,7 +177,7 @@ final class Daemon {
             return SimulatedOutput(layout: layout, format: settings.format ?? .json, start: now)
         }
         let board = try LEDRingApp.resolveBoard(settings.board)
-        let driverSettings = settings.driverSettings(kind: kind, ledCount: layout.ledCount, board: board)
+        let driverSettings = color.applied(to: settings.driverSettings(kind: kind, ledCount: layout.ledCount, board: board))
         let output = DriverOutput(name: kind.rawValue, device: settings.dumpWire ?? driverSettings.resolvedDevice) {
             () throws(HardwareError) -> LEDDriver in try driverSettings.makeDriver()
         }

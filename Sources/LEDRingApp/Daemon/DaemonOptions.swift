@@ -15,8 +15,9 @@ struct DaemonOptions: Sendable {
     var output = OutputConfig()
     /// Frames per second, over the config's.
     var fps: Double?
-    /// Supply budget, mA, over the config's.
-    var maxMilliamps: Int?
+    /// Brightness, gamma, dithering, correction, supply budget, RGBW white and HDR, over the
+    /// config's: the one-shot command's options, parsed by the same code.
+    var color = ColorOptions()
     /// Print help.
     var help = false
 
@@ -42,10 +43,9 @@ struct DaemonOptions: Sendable {
                 guard format != .ansi else { throw .usage("--format ansi: the daemon prints json or text") }
                 output.format = format
             case "--fps": fps = try ValueParser.number(try value(), option: name, in: 1...240, hint: "e.g. --fps 30")
-            case "--max-milliamps":
-                maxMilliamps = try ValueParser.integer(try value(), option: name, in: 1...1_000_000)
             case "-h", "--help": help = true
             default:
+                if try color.parseOption(name, value: value) { continue }
                 guard try output.parseOption(name, value: value) else {
                     throw .usage("run: unknown option \"\(name)\"; \(DaemonOptions.usage)")
                 }

@@ -21,8 +21,10 @@ protocol FrameOutput: AnyObject {
 
     /// Sends one frame at time `now`; failures are recorded, logged and retried, never thrown.
     func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double)
-    /// Sends one frame with what the power limiter made of it (the simulated output prints it).
-    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], power: PowerReport, at now: Double)
+    /// Sends one frame with what the power limiter made of it (the simulated output prints it)
+    /// and, for APA102 HDR, the same frame at 16 bits.
+    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
+              at now: Double)
     /// Re-opens a failed driver when its retry is due; true when it just came back.
     func retryIfDue(at now: Double) -> Bool
     /// Releases the device.
@@ -30,8 +32,9 @@ protocol FrameOutput: AnyObject {
 }
 
 extension FrameOutput {
-    /// Outputs that do not print the power estimate send the frame as it is.
-    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], power: PowerReport, at now: Double) {
+    /// Outputs that use neither the power estimate nor a wide frame send the frame as it is.
+    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
+              at now: Double) {
         show(frame, values: values, states: states, at: now)
     }
 }

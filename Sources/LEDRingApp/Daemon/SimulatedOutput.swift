@@ -25,10 +25,11 @@ final class SimulatedOutput: FrameOutput {
     }
 
     func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double) {
-        show(frame, values: values, states: states, power: .empty, at: now)
+        show(frame, frame16: nil, values: values, states: states, power: .empty, at: now)
     }
 
-    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], power: PowerReport, at now: Double) {
+    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
+              at now: Double) {
         var rings: [SimulatedFrame.Ring] = []
         for (i, ring) in layout.rings.enumerated() {
             let range = layout.offsets[i]..<(layout.offsets[i] + ring.ledCount)

@@ -1,0 +1,77 @@
+import LEDHardware
+import LEDWire
+import RingRender
+
+/// The colour and power options of the command line, one parser and one set of ranges for the
+/// one-shot command and `ledring run` alike: `--brightness`, `--gamma`, `--dither`,
+/// `--correction`, `--max-milliamps`, `--white`, `--hdr`. Each is nil until given, so the
+/// daemon can lay them over its config file and the one-shot over its defaults.
+struct ColorOptions: Sendable, Equatable {
+    /// Overall light, 0…1.
+    var brightness: Double?
+    /// Output gamma, 1…4.
+    var gamma: Double?
+    /// Temporal dithering.
+    var dither: Dithering?
+    /// Colour correction for the strip type (and colour temperature).
+    var correction: ColorCorrection?
+    /// Supply budget, mA, 1…1 000 000.
+    var maxMilliamps: Double?
+    /// How RGBW chips get their white level.
+    var white: WhiteExtraction?
+    /// APA102/SK9822 high dynamic range.
+    var hdr: Bool?
+
+    /// Reads one colour option into these settings; false when `name` is not one of them.
+    mutating func parseOption(_ name: String, value: () throws(CommandError) -> String) throws(CommandError) -> Bool {
+        switch name {
+        case "--brightness":
+            let text = try value()
+            let level = try ValueParser.progress(text, option: name)
+            guard level <= 1 else { throw .usage("--brightness \(text): must be 0…1 or 0%…100%") }
+            brightness = level
+        case "--gamma":
+            gamma = try ValueParser.number(try value(), option: name, in: 1...4,
+                                           hint: "2.2 shows sRGB colours as a monitor would; WLED uses 2.8")
+        case "--dither": dither = try ValueParser.choice(try value(), option: name, as: Dithering.self)
+        case "--correction":
+            switch ColorCorrection.parse(combination: try value()) {
+            case .success(let parsed): correction = parsed
+            case .failure(let unknown):
+                throw .usage("--correction \"\(unknown.name)\": unknown; use one of \(ColorCorrection.allNames), or STRIP+TEMPERATURE")
+            }
+        case "--max-milliamps":
+            maxMilliamps = try ValueParser.number(try value(), option: name, in: 1...1_000_000,
+                                                  hint: "give the supply's spare current in mA, e.g. --max-milliamps 2000")
+        case "--white":
+            let text = try value()
+            guard let mode = WhiteExtraction(named: text) else {
+                throw .usage("--white \"\(text)\": unknown; use none, min, accurate, accurate-warm, accurate-neutral or accurate-cold")
+            }
+            white = mode
+        case "--hdr": hdr = true
+        default: return false
+        }
+        return true
+    }
+
+    /// The daemon's config with every option given here taking its place (the command line over
+    /// the file). `--white` and `--hdr` belong to the driver and are read where it is built.
+    func applied(to config: DaemonConfig) -> DaemonConfig {
+        var out = config
+        if let brightness { out.brightness = brightness }
+        if let gamma { out.gamma = gamma }
+        if let dither { out.dither = dither }
+        if let correction { out.correction = correction }
+        if let maxMilliamps { out.maxMilliamps = Int(maxMilliamps.rounded()) }
+        return out
+    }
+
+    /// The driver settings with RGBW white extraction and APA102 HDR as asked.
+    func applied(to settings: DriverSettings) -> DriverSettings {
+        var out = settings
+        if let white { out.whiteExtraction = white }
+        if let hdr { out.highDynamicRange = hdr }
+        return out
+    }
+}
