@@ -1,3 +1,5 @@
+import LEDHardware
+
 /// Exit statuses from BSD's sysexits.h, so scripts and systemd can tell failures apart.
 public enum ExitCode: Int32, Sendable {
     /// Success.
@@ -18,6 +20,14 @@ public enum ExitCode: Int32, Sendable {
     case config = 78
 }
 
+extension ExitCode {
+    /// The sysexits code for a hardware failure of `kind` (`HardwareErrorKind.exitCode`, the one
+    /// mapping); one conversion for every command.
+    init(_ kind: HardwareErrorKind) {
+        self = ExitCode(rawValue: kind.exitCode) ?? .software
+    }
+}
+
 /// A failure the command reports in one line before exiting with `code`.
 public struct CommandError: Error, Sendable {
     /// What went wrong, with the value and the fix.
@@ -29,6 +39,12 @@ public struct CommandError: Error, Sendable {
     public init(_ message: String, code: ExitCode) {
         self.message = message
         self.code = code
+    }
+
+    /// A hardware failure, its message prefixed with `context` ("gpio.power: …") when given, and
+    /// its kind's sysexits code.
+    init(_ error: HardwareError, context: String? = nil) {
+        self.init(context.map { "\($0): \(error.description)" } ?? error.description, code: ExitCode(error.kind))
     }
 
     /// A command-line mistake (exit 64).

@@ -112,7 +112,7 @@ public enum LEDRingApp {
         do {
             driver = try settings.makeDriver()
         } catch {
-            throw CommandError(error.description, code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw CommandError(error)
         }
         defer { try? driver.close() }
         let paced = options.output.dumpWire == nil || options.realtime
@@ -135,7 +135,7 @@ public enum LEDRingApp {
             shouldStop: { stopRequested.load(ordering: .relaxed) },
             hold: {})
         if let failure {
-            throw CommandError(failure.description, code: ExitCode(rawValue: failure.exitCode) ?? .ioError)
+            throw CommandError(failure)
         }
         return .ok
     }

@@ -35,7 +35,7 @@ extension Daemon {
             Log.info("power switch on \(line.line)" + (power.activeLow ? " (active low)" : ""))
             return GPIOSupplySwitch(line)
         } catch {
-            throw CommandError("gpio.power: \(error.description)", code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw CommandError(error, context: "gpio.power")
         }
     }
 
@@ -56,7 +56,7 @@ extension Daemon {
             Log.info("GPIO inputs: " + inputs.lines.map(\.description).joined(separator: ", "))
             return inputs
         } catch {
-            throw CommandError("gpio inputs: \(error.description)", code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw CommandError(error, context: "gpio inputs")
         }
     }
 

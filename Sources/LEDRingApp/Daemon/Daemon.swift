@@ -184,7 +184,7 @@ final class Daemon {
         do {
             try output.open(at: now)
         } catch {
-            throw CommandError(error.description, code: ExitCode(rawValue: error.exitCode) ?? .unavailable)
+            throw CommandError(error)
         }
         return output
     }
