@@ -1,3 +1,4 @@
+import RingRender
 /// Walks a command line: options as `--name value` or `--name=value`, in any order.
 struct ArgumentReader {
     private var remaining: ArraySlice<String>
@@ -56,17 +57,10 @@ enum ValueParser {
         // `option` ending in "=" (`--set move=`) is followed directly by the value.
         let shown = option.hasSuffix("=") ? option + text : option + " " + quoted(text)
         let hint = "give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%"
-        var digits = Substring(text)
-        var scale = 1.0
-        if digits.hasSuffix("%") {
-            digits = digits.dropLast()
-            scale = 0.01
-        }
-        guard let raw = Double(digits), raw.isFinite else {
+        guard let value = ProgressText.parse(text), value.isFinite else {
             throw .usage("\(shown): not a number; \(hint)")
         }
-        let value = raw * scale
-        guard value >= 0, value <= 100 else {
+        guard value >= 0, value <= ProgressText.maxValue else {
             throw .usage("\(shown): must be 0…100 (0 % to 10 000 %); \(hint)")
         }
         return value
@@ -75,7 +69,7 @@ enum ValueParser {
     /// A note when a value written without `%` means many laps (`move=50` is 5000 %, not half a
     /// ring): what was asked is still done, but the user hears how it was read.
     static func lapsNote(ring: String, text: String, value: Double) -> String? {
-        guard !text.hasSuffix("%"), value >= 2 else { return nil }
+        guard !ProgressText.isPercent(text), value >= 2 else { return nil }
         let percent = short(value * 100)
         let meant = value == 50 ? "half a ring" : "\(short(value)) % of a ring"
         return "\(ring)=\(text) means \(short(value)) laps = \(percent) %; write \(short(value))% for \(meant)"

@@ -56,7 +56,7 @@ import Testing
     @Test(arguments: [
         ("", "empty request"), ("dance", "unknown verb \"dance\""), ("set", "set: give at least one ring"),
         ("set move", "set: \"move\" needs a value"), ("set move abc", "move \"abc\": not a number"),
-        ("set move nan", "move nan: must be a finite number"), ("set move inf", "move inf: must be a finite number"),
+        ("set move nan", "move \"nan\": not a number"), ("set move inf", "move \"inf\": not a number"),
         ("set move -0.1", "move -0.1: must be 0…100"), ("set move 101", "move 101: must be 0…100"),
         ("set move 0.5 duration -1", "duration -1: must be seconds"), ("set move 0.5 curve bouncy", "curve \"bouncy\": unknown"),
         ("spin", "spin: name the ring"), ("brightness 2", "brightness 2: must be 0…1"), ("get now", "get takes no arguments"),

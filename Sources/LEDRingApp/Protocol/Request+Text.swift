@@ -59,11 +59,10 @@ extension Request {
         case "brightness":
             guard rest.count == 1 else { throw RequestError("brightness: give one value 0…1, e.g. brightness 0.5") }
             let text = rest[0]
-            let scale = text.hasSuffix("%") ? 0.01 : 1
-            guard let raw = Double(text.hasSuffix("%") ? String(text.dropLast()) : text) else {
+            guard let value = ProgressText.parse(text) else {
                 throw RequestError("brightness \"\(Request.shown(text))\": not a number; give 0…1 or 0%…100%")
             }
-            return try Request.brightness(raw * scale, text: text)
+            return try Request.brightness(value, text: text)
         case "get", "status":
             guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status

@@ -30,9 +30,9 @@ enum Request: Equatable, Sendable {
     /// Longest request line the daemon reads; longer lines get an error reply.
     static let maxLineBytes = 64 * 1024
     /// Largest value: 100 laps (10 000 %).
-    static let maxValue = 100.0
+    static let maxValue = ProgressText.maxValue
     /// Longest transition, seconds.
-    static let maxDuration = 3600.0
+    static let maxDuration = ProgressText.maxDuration
     /// How long `reset` takes when no duration is given.
     static let defaultResetDuration = 1.0
     /// The verbs, for messages.
@@ -51,16 +51,10 @@ enum Request: Equatable, Sendable {
 
     /// A progress value from text: a fraction (`0.8`) or a percentage (`80%`).
     static func value(_ text: String, for ring: String) throws(RequestError) -> Double {
-        var digits = Substring(text)
-        var scale = 1.0
-        if digits.hasSuffix("%") {
-            digits = digits.dropLast()
-            scale = 0.01
-        }
-        guard let raw = Double(digits) else {
+        guard let value = ProgressText.parse(text) else {
             throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
-        return try checked(raw * scale, for: ring, shown: text)
+        return try checked(value, for: ring, shown: text)
     }
 
     /// `value` when it is finite and within 0…100 laps.

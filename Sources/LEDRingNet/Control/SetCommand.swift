@@ -6,9 +6,9 @@ import RingRender
 /// (`value` may also be a percentage string).
 public struct SetCommand: Equatable, Sendable {
     /// Largest value accepted: 100 laps, as on the command line.
-    public static let maxValue = 100.0
+    public static let maxValue = ProgressText.maxValue
     /// Longest transition accepted, seconds.
-    public static let maxDuration = 3600.0
+    public static let maxDuration = ProgressText.maxDuration
     /// Longest payload parsed; anything longer is refused unread.
     public static let maxPayloadBytes = 16 * 1024
 
@@ -78,12 +78,7 @@ public struct SetCommand: Equatable, Sendable {
         if let n = raw as? Double {
             number = n
         } else if let text = raw as? String {
-            let t = text.trimmingCharacters(in: .whitespaces)
-            if t.hasSuffix("%") {
-                number = Double(t.dropLast().trimmingCharacters(in: .whitespaces)).map { $0 / 100 }
-            } else {
-                number = Double(t)
-            }
+            number = ProgressText.parse(text)
         }
         guard let value = number else {
             throw PayloadError("\(name) \(JSONObject.show(raw)) is not a number; send 0.8 (1 = one lap) or 80%")
