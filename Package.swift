@@ -37,7 +37,7 @@ let gpiodAPI = detectGPIODAPI()
 let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 ]
-let hardwareDependencies: [Target.Dependency] = ["LEDWire", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
+let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
 // Network front ends (LEDRingNet) use libmosquitto for MQTT and libmicrohttpd for HTTP. A machine
@@ -56,7 +56,7 @@ let netSystemTargets: [Target] =
                                     providers: [.apt(["libmosquitto-dev"])])] : [])
     + (hasMicroHTTPD ? [.systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                                        providers: [.apt(["libmicrohttpd-dev"])])] : [])
-let netDependencies: [Target.Dependency] = ["RingRender"]
+let netDependencies: [Target.Dependency] = ["RingRender", "LEDSystem"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =
     (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
@@ -78,6 +78,9 @@ let package = Package(
         .target(name: "RingRender", dependencies: ["CMath"]),
         .target(name: "LEDWire", dependencies: ["RingRender"]),
         .target(name: "CSpidev"),
+        // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
+        // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
+        .target(name: "LEDSystem", dependencies: ["CSpidev"]),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingNet"]),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LEDSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,11 +21,7 @@ enum Terminal {
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// Seconds on the monotonic clock.
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.seconds() }
 
     /// Routes SIGINT and SIGTERM to `stopRequested`, and turns SIGPIPE into a write error.
     static func installStopHandlers() {

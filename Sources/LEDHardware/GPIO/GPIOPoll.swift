@@ -29,9 +29,5 @@ public enum GPIOPoll {
     }
 
     /// `CLOCK_MONOTONIC` in nanoseconds: the clock the kernel stamps GPIO edge events with.
-    public static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    }
+    public static func monotonicNanoseconds() -> UInt64 { MonotonicClock.nanoseconds() }
 }

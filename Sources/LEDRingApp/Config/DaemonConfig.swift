@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDRingNet
+import LEDSystem
 import RingRender
 
 /// A checked `ledring run` configuration: the rings, the output and the service settings.
@@ -54,34 +55,21 @@ struct DaemonConfig: Sendable {
         func failure(_ message: String) -> ConfigError {
             ConfigError(file: path, problems: [ConfigProblem(path: "", message: message)])
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw failure("cannot read the config file (\(String(cString: strerror(errno)))); check the path and its permissions")
+        let bytes: [UInt8]
+        do throws(BoundedFile.Problem) {
+            bytes = try BoundedFile.read(path, limit: maxFileBytes)
+        } catch {
+            switch error {
+            case .cannotOpen(let errno):
+                throw failure("cannot read the config file (\(errno)); check the path and its permissions")
+            case .notRegular(let kind): throw failure("is not a regular file (\(kind)); give the path of a JSON config file")
+            case .tooLarge(let size?):
+                throw failure("the file is \(size) bytes; a config may be at most 1 MiB (\(maxFileBytes) bytes)")
+            case .tooLarge(nil): throw failure("the file is over 1 MiB; a config may be at most \(maxFileBytes) bytes")
+            case .readFailed(let errno): throw failure("cannot read the config file (\(errno))")
+            }
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("cannot read the config file (\(String(cString: strerror(errno))))") }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a directory" : info.st_mode & S_IFMT == S_IFCHR ? "a character device"
-                : info.st_mode & S_IFMT == S_IFIFO ? "a pipe" : "not a plain file"
-            throw failure("is not a regular file (\(kind)); give the path of a JSON config file")
-        }
-        guard Int(info.st_size) <= maxFileBytes else {
-            throw failure("the file is \(info.st_size) bytes; a config may be at most 1 MiB (\(maxFileBytes) bytes)")
-        }
-        var bytes = [UInt8](repeating: 0, count: maxFileBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw failure("cannot read the config file (\(String(cString: strerror(errno))))") }
-            if n == 0 { break }
-            count += n
-        }
-        guard count <= maxFileBytes else {
-            throw failure("the file is over 1 MiB; a config may be at most \(maxFileBytes) bytes")
-        }
-        return try parse(Data(bytes[0..<count]), file: path)
+        return try parse(Data(bytes), file: path)
     }
 
     /// Checks a config document, reporting every problem at once.

@@ -1,4 +1,5 @@
 import Glibc
+import LEDSystem
 
 /// Thin wrappers over the few system calls the daemon and client make, with EINTR retried here
 /// once rather than at every call site.
@@ -117,9 +118,5 @@ enum Posix {
     }
 
     /// Seconds on the monotonic clock (never jumps with the wall clock).
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func monotonicNow() -> Double { MonotonicClock.seconds() }
 }

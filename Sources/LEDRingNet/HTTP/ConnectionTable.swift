@@ -1,4 +1,5 @@
 import Foundation
+import LEDSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -57,11 +58,7 @@ final class ConnectionTable: Sendable {
     }
 
     /// Seconds on a clock that never jumps.
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.seconds() }
 
     /// A connection opened on `socket`; when that makes more than `limit`, the oldest connection
     /// that is only waiting (headers or idle) is cut. Returns how many are open.

@@ -1,4 +1,5 @@
 import Foundation
+import LEDSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,25 +20,17 @@ public enum SecretFile {
     /// The file's first line (without surrounding spaces when `trimming`); throws a reason a
     /// person can act on.
     public static func firstLine(_ path: String, trimming: Bool = true) throws(Problem) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw Problem("cannot be read (\(String(cString: strerror(errno))))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw Problem("is not a regular file; give a file whose first line is the secret")
+        let bytes: [UInt8]
+        do throws(BoundedFile.Problem) {
+            bytes = try BoundedFile.read(path, limit: maxBytes)
+        } catch {
+            switch error {
+            case .cannotOpen(let errno), .readFailed(let errno): throw Problem("cannot be read (\(errno))")
+            case .notRegular: throw Problem("is not a regular file; give a file whose first line is the secret")
+            case .tooLarge(let size): throw Problem("is \(size.map { "\($0) bytes" } ?? "over \(maxBytes) bytes"); a secret file may be at most \(maxBytes) bytes")
+            }
         }
-        guard Int(info.st_size) <= maxBytes else {
-            throw Problem("is \(info.st_size) bytes; a secret file may be at most \(maxBytes) bytes")
-        }
-        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
-        guard let text = String(validating: bytes[0..<min(count, maxBytes)], as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Problem("is not UTF-8 text")
         }
         let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
