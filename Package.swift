@@ -70,6 +70,7 @@ let package = Package(
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
+        .library(name: "LEDRingTestSupport", targets: ["LEDRingTestSupport"]),
         .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
     ],
     targets: [
@@ -82,19 +83,23 @@ let package = Package(
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
         .target(name: "LEDSystem", dependencies: ["CSpidev"]),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
+        // Test support in three parts, so a test links only what it uses: pure helpers, kernel
+        // fakes, and the broker/browser/CA harness of the network tests.
+        .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
+        .target(name: "LEDRingNetTesting"),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
         .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
-        .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTesting"], exclude: ["Golden"]),
-        .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTesting"]),
+        .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
-        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingTesting"]),
+        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting", "LEDRingNetTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender", "LEDRingTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 import LEDHardware
 
-/// Mocks and golden-frame helpers shared by the tests and by users' own tests, and (in `Net/`) the
-/// loopback HTTP client, Mosquitto broker and headless Chromium the network and end-to-end tests share.
+/// Kernel fakes for tests, also usable in yours: `FakeSystemCalls` (every call recorded, any call
+/// failed with any errno), a fake GPIO chip, a fake Pi 5 `/dev/ledsN`, a recording transport.
 public enum LEDRingTesting {}

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import LEDRingNet
-import LEDRingTesting
+import LEDRingNetTesting
 import RingRender
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import LEDRingNet
-import LEDRingTesting
+import LEDRingNetTesting
 import RingRender
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import LEDRingNet
 import Testing
-import LEDRingTesting
+import LEDRingNetTesting
 
 /// The HTTP API end to end over loopback, against libmicrohttpd.
 @Suite(.enabled(if: HTTPServer.isAvailable,

@@ -1,6 +1,6 @@
 import Foundation
 @testable import LEDRingNet
-import LEDRingTesting
+import LEDRingNetTesting
 import Testing
 
 /// Issue 14 on MQTT: retained commands, forged log lines, a slow return after an outage. Each

@@ -2,7 +2,7 @@ import Foundation
 @testable import LEDRingNet
 import Synchronization
 import Testing
-import LEDRingTesting
+import LEDRingNetTesting
 
 /// The bridge against a real Mosquitto broker on a free loopback port.
 @Suite(.serialized, .enabled(if: MQTTBridge.isAvailable,

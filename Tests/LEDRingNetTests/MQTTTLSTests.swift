@@ -1,7 +1,7 @@
 import Foundation
 @testable import LEDRingNet
 import Testing
-import LEDRingTesting
+import LEDRingNetTesting
 
 /// Whether the TLS tests run: they need libmosquitto, `mosquitto`, `mosquitto_pub`/`mosquitto_sub`
 /// and `openssl`. Without them they are skipped on a developer's machine but fail in CI

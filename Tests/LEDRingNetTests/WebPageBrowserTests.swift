@@ -1,7 +1,7 @@
 import Foundation
 import LEDRingNet
 import Testing
-import LEDRingTesting
+import LEDRingNetTesting
 import RingRender
 
 /// Whether the browser test can run: it needs the HTTP server; without Chromium it is skipped on

@@ -1,4 +1,4 @@
-import LEDRingTesting
+import LEDRingTestSupport
 import LEDWire
 import RingRender
 import Testing

@@ -1,4 +1,4 @@
-import LEDRingTesting
+import LEDRingTestSupport
 import Testing
 @testable import RingRender
 

@@ -1,4 +1,4 @@
-import LEDRingTesting
+import LEDRingTestSupport
 @testable import RingRender
 
 extension SeededGenerator {

@@ -1,5 +1,5 @@
 import Foundation
-import LEDRingTesting
+import LEDRingTestSupport
 import Testing
 @testable import RingRender
 

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import LEDRingTesting
+import LEDRingNetTesting
 
 /// A server-sent event stream read over a raw socket, one `data:` line at a time.
 final class EventStreamReader {
