@@ -433,7 +433,7 @@ public final class FakeSystemCalls: SystemCalls {
         try state.withLock { (state) throws(Errno) -> FileStatus in
             try begin(.stat(path: path), path: path, in: &state)
             if let device = state.devices[path] { return device }
-            if state.files[path] != nil { return FileStatus(permissions: 0o644) }
+            if let contents = state.files[path] { return FileStatus(permissions: 0o644, size: contents.count) }
             if Self.isDirectory(path, in: state) { return FileStatus(isDirectory: true, permissions: 0o755) }
             throw Errno.noSuchFileOrDirectory
         }

@@ -114,7 +114,8 @@ public struct LinuxSystemCalls: SystemCalls {
             isCharacterDevice: type == S_IFCHR,
             isDirectory: type == S_IFDIR,
             groupID: info.st_gid,
-            permissions: UInt32(info.st_mode & 0o7777)
+            permissions: UInt32(info.st_mode & 0o7777),
+            size: Int(info.st_size)
         )
     }
 

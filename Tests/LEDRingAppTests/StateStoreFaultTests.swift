@@ -69,4 +69,19 @@ import Testing
         try store.save(new)
         #expect(store.load() == .state(new))
     }
+
+    @Test func aHugeStateFileIsSetAsideUnread() throws {
+        let (path, directory, fake, _) = try setUp()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        fake.addFile(path, bytes: [UInt8](repeating: UInt8(ascii: " "), count: StateStore.maxBytes + 1))
+        let store = StateStore(path: path, system: RetryingSystemCalls(fake))
+        let readsBefore = fake.calls.filter { $0.syscall == .readFile }.count
+        guard case .corrupt(let reason, let movedTo?) = store.load() else {
+            Issue.record("a huge state file was not set aside")
+            return
+        }
+        #expect(reason.contains("bytes; a state file is at most"))
+        #expect(fake.calls.filter { $0.syscall == .readFile }.count == readsBefore, "the huge file was read")
+        #expect(try fake.readFile(movedTo).count == StateStore.maxBytes + 1)
+    }
 }

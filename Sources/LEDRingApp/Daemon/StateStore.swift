@@ -8,6 +8,8 @@ import LEDRingNet
 struct StateStore: Sendable {
     /// The state file.
     let path: String
+    /// The largest state file read (512 rings with long names fit many times over).
+    static let maxBytes = 1 << 20
     /// How the temp file is opened (a fake in tests).
     var system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())
 
@@ -40,6 +42,10 @@ struct StateStore: Sendable {
         if status.isDirectory || status.isCharacterDevice {
             return .corrupt(reason: "is a \(status.isDirectory ? "directory" : "device"), not a state file; left alone; choose another --state",
                             movedTo: nil)
+        }
+        // A state is a few hundred bytes; a huge file is not ours, and is not read into memory.
+        guard status.size <= StateStore.maxBytes else {
+            return setAside(reason: "is \(status.size) bytes; a state file is at most \(StateStore.maxBytes)")
         }
         let bytes: [UInt8]
         do {
