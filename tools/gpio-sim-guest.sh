@@ -5,12 +5,10 @@
 set -u
 # A probe that died must not kill this script through SIGPIPE on its control FIFO: keep checking.
 trap "" PIPE
+guest_tag=gpio-sim-guest
+source "$(dirname "$0")/qemu-guest.sh"
 probe=$1
 label=pinctrl-bcm2711
-failures=0
-say() { echo "gpio-sim-guest: $*"; }
-pass() { say "ok   $*"; }
-flunk() { say "FAIL $*"; failures=$((failures + 1)); }
 
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 config=/sys/kernel/config/gpio-sim/ledring
@@ -28,17 +26,6 @@ sim="/sys/devices/platform/$(cat "$config/dev_name")/$(cat "$config/bank0/chip_n
 value() { cat "$sim/sim_gpio$1/value"; }
 pull() { echo "$2" > "$sim/sim_gpio$1/pull"; }
 
-# Polls (TCG is slow, so never a fixed sleep) until FILE has a line matching PATTERN; gives up
-# at once when process PID has exited without writing it, or after 30 s.
-wait_for() {
-    local file=$1 pattern=$2 pid=$3 tries=0
-    until grep -q -- "$pattern" "$file" 2>/dev/null; do
-        kill -0 "$pid" 2>/dev/null || { grep -q -- "$pattern" "$file" 2>/dev/null; return; }
-        tries=$((tries + 1))
-        [ $tries -lt 600 ] || return 1
-        sleep 0.05
-    done
-}
 
 expect_value() {  # LINE EXPECTED WHAT
     local got

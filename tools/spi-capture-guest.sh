@@ -7,17 +7,14 @@
 # usage: spi-capture-guest.sh PROBE main|bufsiz. Exit 0 only if every check passed.
 set -u
 trap "" PIPE
+guest_tag=spi-guest
+source "$(dirname "$0")/qemu-guest.sh"
 probe=$1
 boot=$2
 ledring="$(dirname "$probe")/ledring"
 only=$(sed -n 's/.*ledring_only=\([a-z,]*\).*/\1/p' /proc/cmdline)
-failures=0
-started=$(date +%s)
-say() { echo "spi-guest: [$(( $(date +%s) - started ))s] $*"; }
 # Sections run unless ledring_only=a,b on the kernel command line names others (for debugging).
 section() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
-pass() { say "ok   $*"; }
-flunk() { say "FAIL $*"; failures=$((failures + 1)); }
 indent() { sed 's/^/  /'; }
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -53,17 +50,6 @@ use_board() {
     esac
 }
 
-# Polls (TCG is slow, so never a fixed sleep) until FILE has a line matching PATTERN; gives up
-# at once when process PID has exited without writing it, or after 60 s.
-wait_for() {
-    local file=$1 pattern=$2 pid=$3 tries=0
-    until grep -q -- "$pattern" "$file" 2>/dev/null; do
-        kill -0 "$pid" 2>/dev/null || { grep -q -- "$pattern" "$file" 2>/dev/null; return; }
-        tries=$((tries + 1))
-        [ $tries -lt 1200 ] || return 1
-        sleep 0.05
-    done
-}
 
 # Limiter and dithering off on both sides: the SK6812/APA102 current models differ from the
 # simulator's WS2812B one, and dithering varies frames. (WS2812 one-shot runs keep the default
