@@ -51,11 +51,12 @@ func systemHeaderFound(_ name: String, override variable: String) -> Bool {
 
 let hasMosquitto = systemHeaderFound("mosquitto.h", override: "LEDRING_MOSQUITTO_HEADER")
 let hasMicroHTTPD = systemHeaderFound("microhttpd.h", override: "LEDRING_MICROHTTPD_HEADER")
+// Neither library is linked: each C target opens its library with dlopen when MQTT or HTTP is
+// configured (linking them and the TLS libraries they pull in costs every `ledring run` about
+// 4.5 MB of memory), and forwards the calls ledring makes. Building still needs the -dev headers.
 let netSystemTargets: [Target] =
-    (hasMosquitto ? [.systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto",
-                                    providers: [.apt(["libmosquitto-dev"])])] : [])
-    + (hasMicroHTTPD ? [.systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                                       providers: [.apt(["libmicrohttpd-dev"])])] : [])
+    (hasMosquitto ? [.target(name: "CMosquitto")] : [])
+    + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD")] : [])
 let netDependencies: [Target.Dependency] = ["RingRender", "LEDSystem"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =

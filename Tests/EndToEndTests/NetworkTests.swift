@@ -78,6 +78,35 @@ private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", pack
         #expect(try daemon.frames().last?.allSatisfy { $0 == .black } == true, "the last frame is blank")
     }
 
+    /// The shared libraries mapped into `pid` whose file name contains `name`.
+    /// (Read to the end: `String(contentsOfFile:)` stops at the size procfs reports for the file.)
+    static func mapped(_ name: String, in pid: Int32) throws -> Bool {
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
+        defer { try? file.close() }
+        let maps = String(decoding: try #require(try file.readToEnd()), as: UTF8.self)
+        #expect(maps.contains("/ledring"), "/proc/\(pid)/maps does not list ledring itself")
+        return maps.contains(name)
+    }
+
+    /// The README promises that the network libraries (and the TLS libraries they pull in) cost a
+    /// daemon nothing unless its config has a network section: they are opened, not linked.
+    @Test(.enabled(if: HTTPServer.isAvailable && MQTTBridge.isAvailable, "built without libmicrohttpd or libmosquitto"))
+    func networkLibrariesAreLoadedOnlyWhenConfigured() throws {
+        let plain = try Self.daemon("")
+        defer { plain.cleanUp() }
+        #expect(try plain.client(["get"]).status == 0)
+        let pid = plain.process.processIdentifier
+        #expect(try !Self.mapped("libmicrohttpd", in: pid), "libmicrohttpd mapped without an http section")
+        #expect(try !Self.mapped("libmosquitto", in: pid), "libmosquitto mapped without an mqtt section")
+        #expect(try !Self.mapped("libssl", in: pid) && !Self.mapped("libgnutls", in: pid), "TLS libraries mapped")
+
+        let http = try Self.daemon(#""http": {"port": 0}"#)
+        defer { http.cleanUp() }
+        _ = try Self.httpPort(http)
+        #expect(try Self.mapped("libmicrohttpd", in: http.process.processIdentifier), "the http section did not load libmicrohttpd")
+        #expect(try !Self.mapped("libmosquitto", in: http.process.processIdentifier))
+    }
+
     @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
                    "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
     func mqttSetShowsInFramesAndTheRetainedState() throws {

@@ -80,7 +80,7 @@ final class NetworkFrontEnds {
             return server
         } catch {
             let code: ExitCode = switch error {
-            case .unavailable, .cannotListen: .unavailable
+            case .unavailable, .libraryMissing, .cannotListen: .unavailable
             case .tokenFile: .config
             }
             throw CommandError(error.description, code: code)
@@ -93,7 +93,7 @@ final class NetworkFrontEnds {
             try bridge.start()
         } catch {
             let code: ExitCode = switch error {
-            case .unavailable: .unavailable
+            case .unavailable, .libraryMissing: .unavailable
             case .passwordFile, .setup: .config
             }
             throw CommandError(error.description, code: code)

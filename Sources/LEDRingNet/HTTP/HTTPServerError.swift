@@ -2,6 +2,8 @@
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ledring was built without libmicrohttpd.
     case unavailable
+    /// ledring was built with HTTP, but libmicrohttpd cannot be opened on this machine.
+    case libraryMissing(reason: String)
     /// The token file cannot be read or is empty.
     case tokenFile(path: String, reason: String)
     /// Binding or starting the listener failed.
@@ -12,6 +14,8 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .unavailable:
             return "the HTTP API needs libmicrohttpd: `sudo apt install libmicrohttpd-dev` and rebuild ledring"
+        case .libraryMissing(let reason):
+            return "the HTTP API needs libmicrohttpd at run time (\(reason)): `sudo apt install libmicrohttpd12`, or remove the http section"
         case .tokenFile(let path, let reason):
             return "http.tokenFile \(path): \(reason); put the token on the file's first line"
         case .cannotListen(let address, let port, let reason):

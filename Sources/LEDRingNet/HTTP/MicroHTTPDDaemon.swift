@@ -24,6 +24,11 @@ final class MicroHTTPDDaemon: Sendable {
     let port: Int
 
     init(settings: HTTPSettings, router: HTTPRouter, hub: EventHub, log: @escaping @Sendable (String) -> Void) throws(HTTPServerError) {
+        // The library is opened on first use, not linked (see CMicroHTTPD.h).
+        var loadError = [CChar](repeating: 0, count: 256)
+        guard ledring_mhd_load(&loadError, loadError.count) == 0 else {
+            throw .libraryMissing(reason: String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         let table = ConnectionTable(limit: settings.maxConnections, streamLimit: settings.maxEventStreams,
                                     headerTimeout: Double(settings.headerTimeout), idleTimeout: Double(settings.idleTimeout))
         handler = Handler(router: router, hub: hub, table: table, maxBodyBytes: settings.maxBodyBytes, interval: settings.eventInterval, log: log)

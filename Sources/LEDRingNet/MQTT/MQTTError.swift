@@ -3,6 +3,8 @@
 public enum MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ledring was built without libmosquitto.
     case unavailable
+    /// ledring was built with MQTT, but libmosquitto cannot be opened on this machine.
+    case libraryMissing(reason: String)
     /// The password file cannot be read or is empty.
     case passwordFile(path: String, reason: String)
     /// libmosquitto refused a setting (TLS files, client id, …).
@@ -13,6 +15,8 @@ public enum MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unavailable:
             return "MQTT needs libmosquitto: `sudo apt install libmosquitto-dev` and rebuild ledring"
+        case .libraryMissing(let reason):
+            return "MQTT needs libmosquitto at run time (\(reason)): `sudo apt install libmosquitto1`, or remove the mqtt section"
         case .passwordFile(let path, let reason):
             return "mqtt.passwordFile \(path): \(reason); put the password on the file's first line"
         case .setup(let what, let reason):

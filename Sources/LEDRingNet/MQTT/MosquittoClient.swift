@@ -4,9 +4,13 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// libmosquitto's once-per-process set-up, run before the first client is made (a global is
-/// initialised once, thread-safely, on first use).
-private let mosquittoLibrary: Int32 = mosquitto_lib_init()
+/// Opens libmosquitto and runs its once-per-process set-up before the first client is made (the
+/// library is not linked: see CMosquitto.h). Nil when it loaded, else why not.
+private func loadMosquitto() -> String? {
+    var error = [CChar](repeating: 0, count: 256)
+    guard ledring_mosquitto_load(&error, error.count) != 0 else { return nil }
+    return String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
 
 /// One libmosquitto client and the thread that runs its network loop, connecting and
 /// reconnecting with exponential backoff until stopped. Its own loop (rather than
@@ -34,7 +38,7 @@ final class MosquittoClient: Sendable {
     /// Makes the client with will, credentials and TLS; connecting starts with `start()`.
     /// `bridge` must outlive this client (MQTTBridge stops it before it goes).
     init(settings: MQTTSettings, password: String?, bridge: MQTTBridge) throws(MQTTError) {
-        _ = mosquittoLibrary
+        if let reason = loadMosquitto() { throw .libraryMissing(reason: reason) }
         self.settings = settings
         self.bridge = bridge
         loop = Mutex(Loop(delay: Double(settings.reconnectMin)))
