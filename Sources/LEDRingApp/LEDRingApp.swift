@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import RingRender
 
 /// The command-line program: parses arguments and runs the chosen command.

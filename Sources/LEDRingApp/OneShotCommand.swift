@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import RingRender
 
 /// `ledring --simulate …`: renders frames of the rings at t = k / fps and prints them.

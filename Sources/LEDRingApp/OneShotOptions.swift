@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import LEDWire
 import RingRender
 
