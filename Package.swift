@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
         // How frames are shown (text, JSON, ANSI and SVG pictures): pure, so the simulated output
         // and its tests link no kernel library.
-        .target(name: "LEDPresentation", dependencies: ["RingRender"]),
+        .target(name: "LEDPresentation", dependencies: ["RingRender", "CMath"]),
         // Test support in three parts, so a test links only what it uses: pure helpers, kernel
         // fakes, and the broker/browser/CA harness of the network tests.
         .target(name: "LEDRingTestSupport"),
