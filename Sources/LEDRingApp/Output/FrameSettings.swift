@@ -21,7 +21,9 @@ struct FrameSettings: Sendable, Equatable {
     var hdr = false
     /// Frames per second the frames are shown at (decides which levels are worth dithering).
     var fps = 30.0
+}
 
+extension FrameSettings {
     /// The one-shot command's settings: `color` over the defaults, at `fps`.
     init(color: ColorOptions, fps: Double) {
         self = color.applied(to: FrameSettings(fps: fps))
@@ -36,11 +38,6 @@ struct FrameSettings: Sendable, Equatable {
         base.dither = config.dither
         base.maxMilliamps = config.maxMilliamps.map(Double.init)
         self = color.applied(to: base)
-    }
-
-    /// The defaults at `fps`.
-    init(fps: Double) {
-        self.fps = fps
     }
 
     /// Whether frames go out with APA102 high dynamic range: asked for, on a driver that has it.
