@@ -1,5 +1,3 @@
-import RingRender
-
 /// Where the daemon's frames go: LEDs through a driver, or text on standard output.
 protocol FrameOutput: AnyObject {
     /// The driver's name for `status`.
@@ -28,4 +26,3 @@ protocol FrameOutput: AnyObject {
     /// Releases the device.
     func close()
 }
-
