@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 // The package is split so that data flows one way: RingRender (pure maths) -> LEDWire (pure bytes)
-// -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring.
+// -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring;
+// LEDPresentation (how a frame is shown: text, JSON, terminal and SVG pictures) sits beside
+// LEDHardware, pure, so describing a frame never links a kernel library.
 import Foundation
 import PackageDescription
 
@@ -70,6 +72,7 @@ let package = Package(
         .library(name: "RingRender", targets: ["RingRender"]),
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
+        .library(name: "LEDPresentation", targets: ["LEDPresentation"]),
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
         .library(name: "LEDRingTestSupport", targets: ["LEDRingTestSupport"]),
         .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
@@ -84,12 +87,15 @@ let package = Package(
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
         .target(name: "LEDSystem", dependencies: ["CSpidev"]),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
+        // How frames are shown (text, JSON, ANSI and SVG pictures): pure, so the simulated output
+        // and its tests link no kernel library.
+        .target(name: "LEDPresentation", dependencies: ["RingRender", "CMath"]),
         // Test support in three parts, so a test links only what it uses: pure helpers, kernel
         // fakes, and the broker/browser/CA harness of the network tests.
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingNetTesting"),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingNet"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDPresentation", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
@@ -97,6 +103,7 @@ let package = Package(
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
+        .testTarget(name: "LEDPresentationTests", dependencies: ["LEDPresentation", "RingRender"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),

@@ -56,7 +56,8 @@ struct ColorOptions: Sendable, Equatable {
     }
 
     /// The daemon's config with every option given here taking its place (the command line over
-    /// the file). `--white` and `--hdr` belong to the driver and are read where it is built.
+    /// the file). Frames are rendered with `FrameSettings`, which takes all of them, `--white`
+    /// and `--hdr` included.
     func applied(to config: DaemonConfig) -> DaemonConfig {
         var out = config
         if let brightness { out.brightness = brightness }
@@ -64,14 +65,6 @@ struct ColorOptions: Sendable, Equatable {
         if let dither { out.dither = dither }
         if let correction { out.correction = correction }
         if let maxMilliamps { out.maxMilliamps = Int(maxMilliamps.rounded()) }
-        return out
-    }
-
-    /// The driver settings with RGBW white extraction and APA102 HDR as asked.
-    func applied(to settings: DriverSettings) -> DriverSettings {
-        var out = settings
-        if let white { out.whiteExtraction = white }
-        if let hdr { out.highDynamicRange = hdr }
         return out
     }
 }

@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import RingRender
 
 /// The command-line program: parses arguments and runs the chosen command.
@@ -71,7 +72,7 @@ public enum LEDRingApp {
         let start = Terminal.now()
         command.run(
             holdOpen: onTerminal,
-            emit: { frame, renderer in Terminal.write(command.text(frame, pixels: renderer.frame)) },
+            emit: { frame, rendered in Terminal.write(command.text(frame, pixels: rendered.pixels)) },
             pace: { k in if paced { Terminal.sleep(until: start + Double(k) / options.fps) } },
             shouldStop: { stopRequested.load(ordering: .relaxed) },
             hold: { Terminal.waitForStop() })
@@ -86,9 +87,9 @@ public enum LEDRingApp {
         var written = 0
         command.run(
             holdOpen: false,
-            emit: { frame, renderer in
+            emit: { frame, rendered in
                 do throws(CommandError) {
-                    try files.write(picture.render(frame, pixels: renderer.frame), frame: frame.index)
+                    try files.write(picture.render(frame, pixels: rendered.pixels), frame: frame.index)
                     written += 1
                     return true
                 } catch {
@@ -105,9 +106,8 @@ public enum LEDRingApp {
     /// Sends the frames to LEDs (or, with `--dump-wire`, to a file): paced in real time on a
     /// device so animations look right, as fast as possible into a dump file.
     static func driveLEDs(_ command: OneShotCommand, kind: DriverKind, options: OneShotOptions) throws(CommandError) -> ExitCode {
-        var settings = options.output.driverSettings(kind: kind, ledCount: command.layout.ledCount,
-                                                     board: try resolveBoard(options.output.board))
-        settings = options.color.applied(to: settings)
+        let settings = command.session.driverSettings(
+            options.output.driverSettings(kind: kind, ledCount: command.layout.ledCount, board: try resolveBoard(options.output.board)))
         let driver: LEDDriver
         do {
             driver = try settings.makeDriver()
@@ -122,9 +122,9 @@ public enum LEDRingApp {
         var failure: HardwareError?
         command.run(
             holdOpen: false,
-            emit: { _, renderer in
+            emit: { _, rendered in
                 do throws(HardwareError) {
-                    try driver.show(renderer.frame, frame16: renderer.frame16)
+                    try driver.show(rendered)
                     return true
                 } catch {
                     failure = error

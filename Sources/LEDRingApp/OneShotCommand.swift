@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import RingRender
 
 /// `ledring --simulate …`: renders frames of the rings at t = k / fps and prints them.
@@ -9,6 +10,8 @@ struct OneShotCommand {
     let states: [RingState]
     /// How frames are printed.
     let format: SimulatedFormat
+    /// The frame session every run starts from: the renderer these options ask for, not yet used.
+    let session: FrameSession
 
     /// The demo values when none are given: one ring past 100 % so the lap and shadow show.
     static let demoValues: [String: Double] = ["move": 1.3, "exercise": 0.75, "stand": 0.45, "progress": 0.8]
@@ -44,6 +47,8 @@ struct OneShotCommand {
             states[i].spin(at: 0)
         }
         self.states = states
+        session = FrameSession(layout: layout, driver: options.driver,
+                               settings: FrameSettings(color: options.color, fps: options.fps))
     }
 
     /// The index of the last frame of a run without `--frames`: the first frame at which every
@@ -65,21 +70,20 @@ struct OneShotCommand {
         states.contains { $0.isAnimating(at: t) }
     }
 
-    /// Renders frames and hands each one to `emit`; stops early when `emit` returns false or
-    /// `shouldStop` says so. `pace(k)` waits until frame k is due (a no-op when unpaced).
-    /// `holdOpen` keeps going past the settled frame (a terminal without `--frames`), calling
-    /// `hold` once the picture is still.
-    func run(holdOpen: Bool, emit: (SimulatedFrame, Renderer) -> Bool, pace: (Int) -> Void,
+    /// Renders frames and hands each one to `emit` with its description; stops early when `emit`
+    /// returns false or `shouldStop` says so. `pace(k)` waits until frame k is due (a no-op when
+    /// unpaced). `holdOpen` keeps going past the settled frame (a terminal without `--frames`),
+    /// calling `hold` once the picture is still.
+    func run(holdOpen: Bool, emit: (SimulatedFrame, RenderedFrame) -> Bool, pace: (Int) -> Void,
              shouldStop: () -> Bool, hold: () -> Void) {
-        var renderer = makeRenderer()
+        var session = self.session
         let lastFrame = options.frames.map { $0 - 1 } ?? (holdOpen ? Int.max : settledFrame)
         var k = 0
         while k <= lastFrame && !shouldStop() {
             pace(k)
             let t = Double(k) / options.fps
-            let values = renderer.values(for: states, at: t)
-            renderer.render(values, animating: isAnimating(at: t))
-            guard emit(describe(values, frame: k, time: t, renderer: renderer), renderer) else {
+            let frame = session.render(states, at: t, animating: isAnimating(at: t))
+            guard emit(frame.described(index: k, time: t), frame) else {
                 return
             }
             if holdOpen && options.frames == nil && !isAnimating(at: t) {
@@ -93,32 +97,5 @@ struct OneShotCommand {
     /// The text of one frame in the chosen format.
     func text(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
         format.render(frame, pixels: pixels, layout: layout)
-    }
-
-    /// The renderer these options ask for: pipeline, power limit for the chip, dithering.
-    func makeRenderer() -> Renderer {
-        var pipeline = ColorPipeline(brightness: Float(options.brightness), gamma: Float(options.gamma))
-        pipeline.correction = options.correction.factors
-        let model = (options.driver ?? .simulate).powerModel
-        let limiter = CurrentLimiter(model: model, maxMilliamps: options.maxMilliamps ?? CurrentLimiter.piFivePinMilliamps)
-        var renderer = Renderer(layout: layout, pipeline: pipeline, limiter: limiter, dithering: options.dither)
-        renderer.wideFrame = options.hdr
-        renderer.framesPerSecond = options.fps
-        return renderer
-    }
-
-    private func describe(_ values: [RingValue], frame: Int, time: Double, renderer: Renderer) -> SimulatedFrame {
-        var rings: [SimulatedFrame.Ring] = []
-        for (i, ring) in layout.rings.enumerated() {
-            let range = layout.offsets[i]..<(layout.offsets[i] + ring.ledCount)
-            switch values[i] {
-            case .progress(let p):
-                rings.append(.init(name: ring.name, progress: p, spinning: false, range: range))
-            case .spinner:
-                rings.append(.init(name: ring.name, progress: states[i].target, spinning: true, range: range))
-            }
-        }
-        return SimulatedFrame(index: frame, time: time, rings: rings, milliamps: renderer.milliamps,
-                              scale: renderer.scale)
     }
 }

@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import LEDWire
 import RingRender
 
@@ -31,12 +32,8 @@ struct OneShotOptions {
     /// Pace frames in real time even when not on a terminal.
     var realtime = false
     /// Brightness, gamma, dithering, correction, supply budget, RGBW white and HDR: the options
-    /// `ledring run` takes too, parsed by the same code.
+    /// `ledring run` takes too, parsed by the same code and applied by `FrameSettings`.
     var color = ColorOptions()
-    /// Overall brightness, 0…1.
-    var brightness: Double { color.brightness ?? 1 }
-    /// Output gamma.
-    var gamma: Double { color.gamma ?? Double(ColorPipeline.referenceGamma) }
     /// Soft or hard heads.
     var cap = CapStyle.round
     /// Gradient span.
@@ -53,16 +50,6 @@ struct OneShotOptions {
     var laps = LapStyle.turn
     /// How far the head is lifted towards white; nil keeps the default.
     var highlight: Float?
-    /// Supply budget, mA; nil uses the limiter's default for a Pi's 5 V pin.
-    var maxMilliamps: Double? { color.maxMilliamps }
-    /// Temporal dithering.
-    var dither: Dithering { color.dither ?? .auto }
-    /// Colour correction for the strip type (and colour temperature).
-    var correction: ColorCorrection { color.correction ?? .uncorrected }
-    /// How RGBW chips get their white level.
-    var white: WhiteExtraction { color.white ?? .minimum }
-    /// APA102/SK9822 high dynamic range.
-    var hdr: Bool { color.hdr ?? false }
     /// Print help.
     var help = false
     /// Print the version.

@@ -57,18 +57,26 @@ import Testing
         }
     }
 
-    let frame = [RGB8](repeating: RGB8(r: 10, g: 20, b: 30), count: 4)
+    /// Four LEDs' frame, as a frame session hands it to an output.
+    let frame: RenderedFrame
+
+    init() throws {
+        let layout = try RingLayout(rings: [RingSpec(name: "a", segments: [Segment(ledCount: 4)],
+                                                     appearance: RingAppearance(gradient: Palette.move))])
+        frame = RenderedFrame(layout: layout, values: [.progress(0.5)], states: [RingState()],
+                              pixels: [RGB8](repeating: RGB8(r: 10, g: 20, b: 30), count: 4), frame16: nil, power: .empty)
+    }
 
     @Test func anIOErrorIsCountedAndRetriedWithBackoffUntilTheDeviceReturns() throws {
         let device = FakeDevice()
         let output = DriverOutput(name: "apa102-spi", device: "/dev/spidev0.0", factory: device.make)
         try output.open(at: 0)
-        output.show(frame, values: [], states: [], at: 1)
+        output.show(frame, at: 1)
         #expect(output.framesSent == 1 && output.isUp)
 
         device.transports[0].failure = HardwareError(kind: .io, message: "EIO")
         device.failOpens = 2
-        output.show(frame, values: [], states: [], at: 2)
+        output.show(frame, at: 2)
         #expect(!output.isUp && output.errorCount == 1 && output.retryAt == 2.5)
         #expect(output.lastError == "EIO")
         #expect(!output.retryIfDue(at: 2.4))  // not due yet: no attempt
@@ -79,7 +87,7 @@ import Testing
         #expect(output.retryAt == 5.5)
         #expect(output.retryIfDue(at: 5.5))  // back
         #expect(output.isUp && output.retryAt == nil)
-        output.show(frame, values: [], states: [], at: 6)
+        output.show(frame, at: 6)
         #expect(output.framesSent == 2 && device.transports.last?.transfers.count == 1)
     }
 

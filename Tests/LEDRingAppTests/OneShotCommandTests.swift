@@ -6,7 +6,7 @@ import Testing
     func frames(_ arguments: [String], holdOpen: Bool = false) throws -> [String] {
         let command = try OneShotCommand(options: try OneShotOptions(arguments), stdoutIsTerminal: false)
         var out: [String] = []
-        command.run(holdOpen: holdOpen, emit: { frame, renderer in out.append(command.text(frame, pixels: renderer.frame)); return true }, pace: { _ in },
+        command.run(holdOpen: holdOpen, emit: { frame, rendered in out.append(command.text(frame, pixels: rendered.pixels)); return true }, pace: { _ in },
                     shouldStop: { false }, hold: {})
         return out
     }

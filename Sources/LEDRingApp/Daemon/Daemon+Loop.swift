@@ -104,16 +104,10 @@ extension Daemon {
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
     func renderFrame(at now: Double) {
-        renderer.pipeline.brightness = Float(controller.brightness)
-        let values = renderer.values(for: controller.states, at: now)
+        session.brightness = controller.brightness
         let animating = controller.isAnimating(at: now)
-        renderer.render(values, animating: animating)
-        let idle = renderer.power.idleMilliamps
-        output.show(lightsOn ? renderer.frame : [RGB8](repeating: .black, count: config.layout.ledCount),
-                    frame16: lightsOn && renderer.wideFrame ? renderer.frame16 : nil,
-                    values: values, states: controller.states,
-                    power: lightsOn ? renderer.power : PowerReport(milliamps: idle, scale: 1, idleMilliamps: idle, withinBudget: true),
-                    at: now)
+        let frame = session.render(controller.states, at: now, animating: animating)
+        output.show(lightsOn ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
         if !renderer.power.withinBudget && !overBudgetLogged {
             Log.info("idle current alone (\(Int(renderer.power.idleMilliamps)) mA) exceeds maxMilliamps "
@@ -154,9 +148,7 @@ extension Daemon {
         network.remote.close()
         network.stop()
         let now = Posix.monotonicNow()
-        let blank = [RGB8](repeating: .black, count: config.layout.ledCount)
-        let zeros = [RingValue](repeating: .progress(0), count: config.layout.rings.count)
-        output.show(blank, values: zeros, states: controller.states, at: now)
+        output.show(session.blank(), at: now)
         power.setPower(false)
         inputs?.release()
         for client in clients {
@@ -196,15 +188,16 @@ extension Daemon {
         if next.socket != config.socket && options.socketPath == nil {
             Log.info("socket settings changed in \(path); restart ledring to apply them")
         }
+        let nextSession = Daemon.makeSession(config: next, output: nextOutput, options: options)
         if nextOutput != outputSettings || next.layout.ledCount != config.layout.ledCount {
             earlierFrames += output.framesSent
             earlierErrors += output.errorCount
             output.close()
             do {
-                output = try Daemon.makeOutput(layout: next.layout, settings: nextOutput, color: options.color, at: now)
+                output = try Daemon.makeOutput(settings: nextOutput, session: nextSession, at: now)
             } catch {
                 Log.info("reload rejected, the running config stays in force: \(error.message)")
-                if let old = try? Daemon.makeOutput(layout: config.layout, settings: outputSettings, color: options.color, at: now) {
+                if let old = try? Daemon.makeOutput(settings: outputSettings, session: session, at: now) {
                     output = old
                 } else {
                     Log.info("the previous output could not be re-opened either; fix the config and send SIGHUP")
@@ -216,9 +209,8 @@ extension Daemon {
         }
         let brightness = next.brightness != config.brightness ? next.brightness : nil
         controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
-        renderer = Daemon.makeRenderer(config: next, driver: outputSettings.driver, brightness: controller.brightness)
-        renderer.wideFrame = outputHDR
-        renderer.framesPerSecond = options.fps ?? next.fps
+        session = nextSession
+        session.brightness = controller.brightness
         let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
         config = next
         needsFrame = true

@@ -31,7 +31,10 @@ final class Daemon {
     /// The output settings in force: the config's, overridden by the command line.
     var outputSettings: OutputConfig
     var controller: Controller
-    var renderer: Renderer
+    /// The renderer and everything the outputs need from it, built from the colour options.
+    var session: FrameSession
+    /// The session's renderer: its last frame's power report and dithering state.
+    var renderer: Renderer { session.renderer }
     var output: any FrameOutput
     let power: any PowerSwitch
     /// The button and knob, when `gpio` configures them.
@@ -72,13 +75,6 @@ final class Daemon {
 
     /// Frames per second: the command line's, else the config's.
     var fps: Double { options.fps ?? config.fps }
-    /// Whether frames go out with APA102 high dynamic range (`--hdr` on an APA102/SK9822 driver).
-    var outputHDR: Bool { Daemon.usesHDR(options.color, outputSettings) }
-
-    /// Whether `color` asks for HDR on an output that can do it.
-    static func usesHDR(_ color: ColorOptions, _ output: OutputConfig) -> Bool {
-        color.hdr == true && output.driver?.apa102Variant != nil
-    }
     /// Time between frames while animating: never shorter than the wire and latch need.
     var frameInterval: Double { max(1 / fps, output.minimumFrameInterval) }
 
@@ -126,10 +122,9 @@ final class Daemon {
             Log.info("state file \(store.path): \(reason); "
                      + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")
         }
-        renderer = Daemon.makeRenderer(config: config, driver: outputSettings.driver, brightness: controller.brightness)
-        renderer.wideFrame = Daemon.usesHDR(options.color, outputSettings)
-        renderer.framesPerSecond = options.fps ?? config.fps
-        output = try Daemon.makeOutput(layout: config.layout, settings: outputSettings, color: options.color, at: now)
+        session = Daemon.makeSession(config: config, output: outputSettings, options: options)
+        session.brightness = controller.brightness
+        output = try Daemon.makeOutput(settings: outputSettings, session: session, at: now)
         selectedRing = config.gpio.encoder?.ring ?? config.layout.rings.first?.name ?? ""
         let usesGPIO = config.gpio.power != nil || config.gpio.button != nil || config.gpio.encoder != nil
         let board = usesGPIO ? try LEDRingApp.resolveBoard(outputSettings.board) : nil
@@ -165,19 +160,20 @@ final class Daemon {
         publishSnapshot(at: now)
     }
 
-    /// The output for `settings`: the simulated printer or a driver (opened now; a device that is
-    /// not there yet is retried with back-off).
-    static func makeOutput(layout: RingLayout, settings: OutputConfig, color: ColorOptions, at now: Double)
+    /// The output for `settings` and `session`'s frames: the simulated printer or a driver (opened
+    /// now; a device that is not there yet is retried with back-off).
+    static func makeOutput(settings: OutputConfig, session: FrameSession, at now: Double)
         throws(CommandError) -> any FrameOutput {
+        let layout = session.layout
         guard let kind = settings.driver else {
             throw .usage("run: choose an output: --simulate, --driver ws2812-spi (or another, see --help), "
                          + "or output.driver in a --config file")
         }
         if kind == .simulate {
-            return SimulatedOutput(layout: layout, format: settings.format ?? .json, start: now)
+            return SimulatedOutput(format: settings.format ?? .json, start: now)
         }
         let board = try LEDRingApp.resolveBoard(settings.board)
-        let driverSettings = color.applied(to: settings.driverSettings(kind: kind, ledCount: layout.ledCount, board: board))
+        let driverSettings = session.driverSettings(settings.driverSettings(kind: kind, ledCount: layout.ledCount, board: board))
         let output = DriverOutput(name: kind.rawValue, device: settings.dumpWire ?? driverSettings.resolvedDevice) {
             () throws(HardwareError) -> LEDDriver in try driverSettings.makeDriver()
         }
@@ -189,14 +185,11 @@ final class Daemon {
         return output
     }
 
-    /// The renderer for `config`: gamma and correction, the power limit for the chip the output
-    /// drives, dithering.
-    static func makeRenderer(config: DaemonConfig, driver: DriverKind?, brightness: Double) -> Renderer {
-        var pipeline = ColorPipeline(brightness: Float(brightness), gamma: Float(config.gamma))
-        pipeline.correction = config.correction.factors
-        let limiter = CurrentLimiter(model: (driver ?? .simulate).powerModel,
-                                     maxMilliamps: config.maxMilliamps.map(Double.init) ?? CurrentLimiter.piFivePinMilliamps)
-        return Renderer(layout: config.layout, pipeline: pipeline, limiter: limiter, dithering: config.dither)
+    /// The frame session for `config` on `output`: the command line's colour options over the
+    /// file's, `--fps` over its fps.
+    static func makeSession(config: DaemonConfig, output: OutputConfig, options: DaemonOptions) -> FrameSession {
+        FrameSession(layout: config.layout, driver: output.driver,
+                     settings: FrameSettings(config: config, color: options.color, fps: options.fps ?? config.fps))
     }
 
     /// The status report at `now`.

@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDPresentation
 import LEDWire
 
 /// `ledring run [--config FILE] [--socket PATH] [--state PATH] [--stdin] [output options]`.

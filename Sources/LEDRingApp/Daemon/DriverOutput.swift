@@ -48,20 +48,10 @@ final class DriverOutput: FrameOutput {
         retryAt = nil
     }
 
-    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double) {
-        send(frame, frame16: nil, at: now)
-    }
-
-    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
-              at now: Double) {
-        send(frame, frame16: frame16, at: now)
-    }
-
-    /// Sends the frame (its 16-bit twin where the driver uses APA102 HDR).
-    private func send(_ frame: [RGB8], frame16: [RGB16]?, at now: Double) {
+    func show(_ frame: RenderedFrame, at now: Double) {
         guard let driver else { return }
         do {
-            try driver.show(frame, frame16: frame16)
+            try driver.show(frame)
             framesSent += 1
             backoff.reset()
         } catch {

@@ -1,5 +1,3 @@
-import RingRender
-
 /// Where the daemon's frames go: LEDs through a driver, or text on standard output.
 protocol FrameOutput: AnyObject {
     /// The driver's name for `status`.
@@ -19,22 +17,12 @@ protocol FrameOutput: AnyObject {
     /// When a failed driver is next tried, on the daemon's clock; nil when none is pending.
     var retryAt: Double? { get }
 
-    /// Sends one frame at time `now`; failures are recorded, logged and retried, never thrown.
-    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double)
-    /// Sends one frame with what the power limiter made of it (the simulated output prints it)
-    /// and, for APA102 HDR, the same frame at 16 bits.
-    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
-              at now: Double)
+    /// Sends one frame of the frame session at time `now` (the simulated output prints its
+    /// description; a driver sends its levels, 16-bit for APA102 HDR); failures are recorded,
+    /// logged and retried, never thrown.
+    func show(_ frame: RenderedFrame, at now: Double)
     /// Re-opens a failed driver when its retry is due; true when it just came back.
     func retryIfDue(at now: Double) -> Bool
     /// Releases the device.
     func close()
-}
-
-extension FrameOutput {
-    /// Outputs that use neither the power estimate nor a wide frame send the frame as it is.
-    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
-              at now: Double) {
-        show(frame, values: values, states: states, at: now)
-    }
 }

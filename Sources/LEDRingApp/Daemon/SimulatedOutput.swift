@@ -1,5 +1,6 @@
 import Glibc
 import LEDHardware
+import LEDPresentation
 import RingRender
 
 /// Frames printed on standard output (`--simulate`): one JSON object or text block per frame,
@@ -13,35 +14,18 @@ final class SimulatedOutput: FrameOutput {
     let lastError: String? = nil
     let retryAt: Double? = nil
     private(set) var framesSent = 0
-    private let layout: RingLayout
     private let format: SimulatedFormat
     private let start: Double
 
-    /// Prints frames of `layout` in `format`; frame times are counted from `start`.
-    init(layout: RingLayout, format: SimulatedFormat, start: Double) {
-        self.layout = layout
+    /// Prints frames in `format`; frame times are counted from `start`.
+    init(format: SimulatedFormat, start: Double) {
         self.format = format
         self.start = start
     }
 
-    func show(_ frame: [RGB8], values: [RingValue], states: [RingState], at now: Double) {
-        show(frame, frame16: nil, values: values, states: states, power: .empty, at: now)
-    }
-
-    func show(_ frame: [RGB8], frame16: [RGB16]?, values: [RingValue], states: [RingState], power: PowerReport,
-              at now: Double) {
-        var rings: [SimulatedFrame.Ring] = []
-        for (i, ring) in layout.rings.enumerated() {
-            let range = layout.offsets[i]..<(layout.offsets[i] + ring.ledCount)
-            let value = i < values.count ? values[i] : .progress(0)
-            switch value {
-            case .progress(let p): rings.append(.init(name: ring.name, progress: p, spinning: false, range: range))
-            case .spinner: rings.append(.init(name: ring.name, progress: i < states.count ? states[i].target : 0,
-                                              spinning: true, range: range))
-            }
-        }
-        let text = format.render(SimulatedFrame(index: framesSent, time: now - start, rings: rings,
-                                                 milliamps: power.milliamps, scale: power.scale), pixels: frame, layout: layout)
+    func show(_ frame: RenderedFrame, at now: Double) {
+        let text = format.render(frame.described(index: framesSent, time: now - start), pixels: frame.pixels,
+                                 layout: frame.layout)
         _ = Posix.writeAll(STDOUT_FILENO, Array(text.utf8), socket: false)
         framesSent += 1
     }

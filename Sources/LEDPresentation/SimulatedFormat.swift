@@ -24,7 +24,7 @@ public enum SimulatedFormat: String, Sendable, CaseIterable {
     static func text(_ frame: SimulatedFrame, pixels: [RGB8]) -> String {
         var out = "frame \(frame.index) t=\(fixed(frame.time, digits: 3)) \(fixed(frame.milliamps, digits: 0)) mA"
         out += frame.scale < 1 ? " (limited to \(fixed(Double(frame.scale) * 100, digits: 1))%)\n" : "\n"
-        let width = frame.rings.map(\.name.count).max() ?? 0
+        let width = frame.rings.map { $0.name.count }.max() ?? 0
         for ring in frame.rings {
             out += "  " + ring.name + String(repeating: " ", count: width - ring.name.count)
             out += ring.spinning ? "    spin" : " " + padLeft(fixed(ring.progress * 100, digits: 1) + "%", 7)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CMath
 import RingRender
 
 /// Draws the rings as concentric circles of coloured dots, with each ring's name and value beside
@@ -38,8 +34,8 @@ public struct TerminalPicture: Sendable {
             let n = circle.segment.ledCount
             for k in 0..<n {
                 let angle = PictureGeometry.angle(k, of: n)
-                let row = centreRow - Int((radii[i] * cos(angle)).rounded())
-                let column = centreColumn + Int((2 * radii[i] * sin(angle)).rounded())
+                let row = centreRow - Int((radii[i] * ledring_cos(angle)).rounded())
+                let column = centreColumn + Int((2 * radii[i] * ledring_sin(angle)).rounded())
                 dots.append(Dot(row: row, column: column, led: circle.offset + circle.segment.physicalIndex(ofPosition: k)))
             }
         }
@@ -52,7 +48,7 @@ public struct TerminalPicture: Sendable {
         }
         self.dots = dots
         self.rows = max(row, circles.isEmpty ? 0 : 2 * centreRow + 1, layout.rings.count + 1)
-        self.columns = max(dots.map(\.column).max() ?? 0, 2 * centreColumn) + 3
+        self.columns = max(dots.map { $0.column }.max() ?? 0, 2 * centreColumn) + 3
     }
 
     /// The picture of one frame: cursor home, every row cleared to its end, no trailing newline
@@ -84,7 +80,7 @@ public struct TerminalPicture: Sendable {
         let index = row - 1
         guard index < frame.rings.count else { return "" }
         let ring = frame.rings[index]
-        let width = frame.rings.map(\.name.count).max() ?? 0
+        let width = frame.rings.map { $0.name.count }.max() ?? 0
         let value = ring.spinning ? "spinning" : fixed(ring.progress * 100, digits: 1) + " %"
         // The swatch is the ring's brightest LED, so the label matches the ring it names.
         let brightest = ring.range.max { a, b in

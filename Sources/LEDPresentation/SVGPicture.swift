@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CMath
 import RingRender
 
 /// One frame as an SVG picture: every LED a dot at its real place on the ring (LED k at k/N of a
@@ -47,7 +43,7 @@ public struct SVGPicture: Sendable {
             let n = circle.segment.ledCount
             for k in 0..<n {
                 let angle = PictureGeometry.angle(k, of: n)
-                dots.append(Dot(x: centre + radii[i] * sin(angle), y: centre - radii[i] * cos(angle), radius: dotRadius,
+                dots.append(Dot(x: centre + radii[i] * ledring_sin(angle), y: centre - radii[i] * ledring_cos(angle), radius: dotRadius,
                                 led: circle.offset + circle.segment.physicalIndex(ofPosition: k)))
             }
         }

@@ -1,5 +1,5 @@
 import Testing
-@testable import LEDHardware
+@testable import LEDPresentation
 import RingRender
 
 /// The terminal and SVG pictures of a frame (issue 13): LEDs where they really are, in the colour
