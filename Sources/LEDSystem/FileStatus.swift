@@ -16,15 +16,18 @@ public struct FileStatus: Hashable, Sendable {
     public var isFIFO: Bool
     /// True for a symbolic link (only `lstat` reports one).
     public var isSymbolicLink: Bool
+    /// True for a block device (a disk).
+    public var isBlockDevice: Bool
 
     /// A regular file: none of the other kinds.
     public var isRegularFile: Bool {
-        !(isCharacterDevice || isDirectory || isSocket || isFIFO || isSymbolicLink)
+        !(isCharacterDevice || isDirectory || isSocket || isFIFO || isSymbolicLink || isBlockDevice)
     }
 
     /// Creates a status value (the fake seam builds these directly).
     public init(isCharacterDevice: Bool = false, isDirectory: Bool = false, groupID: UInt32 = 0, permissions: UInt32 = 0o660,
-                size: Int = 0, isSocket: Bool = false, isFIFO: Bool = false, isSymbolicLink: Bool = false) {
+                size: Int = 0, isSocket: Bool = false, isFIFO: Bool = false, isSymbolicLink: Bool = false,
+                isBlockDevice: Bool = false) {
         self.isCharacterDevice = isCharacterDevice
         self.isDirectory = isDirectory
         self.groupID = groupID
@@ -33,5 +36,6 @@ public struct FileStatus: Hashable, Sendable {
         self.isSocket = isSocket
         self.isFIFO = isFIFO
         self.isSymbolicLink = isSymbolicLink
+        self.isBlockDevice = isBlockDevice
     }
 }

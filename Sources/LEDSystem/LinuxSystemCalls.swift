@@ -123,7 +123,8 @@ public struct LinuxSystemCalls: SystemCalls {
             size: Int(info.st_size),
             isSocket: type == S_IFSOCK,
             isFIFO: type == S_IFIFO,
-            isSymbolicLink: type == S_IFLNK
+            isSymbolicLink: type == S_IFLNK,
+            isBlockDevice: type == S_IFBLK
         )
     }
 

@@ -42,7 +42,7 @@ final class SimulatedOutput: FrameOutput {
         }
         let text = format.render(SimulatedFrame(index: framesSent, time: now - start, rings: rings,
                                                  milliamps: power.milliamps, scale: power.scale), pixels: frame, layout: layout)
-        _ = Posix.writeAll(STDOUT_FILENO, Array(text.utf8), socket: false)
+        Terminal.write(text)
         framesSent += 1
     }
 
