@@ -69,7 +69,7 @@ public enum LEDRingApp {
         let paced = onTerminal || options.realtime
         if drawsInPlace { Terminal.write("\u{1b}[2J\u{1b}[?25l") }
         defer { if drawsInPlace { Terminal.write("\u{1b}[0m\u{1b}[?25h") } }
-        let start = Terminal.now()
+        let start = MonotonicClock.seconds()
         command.run(
             holdOpen: onTerminal,
             emit: { frame, rendered in Terminal.write(command.text(frame, pixels: rendered.pixels)) },
@@ -118,7 +118,7 @@ public enum LEDRingApp {
         let paced = options.output.dumpWire == nil || options.realtime
         // Never faster than the wire (and, for /dev/ledsN, the kernel's latch) allows.
         let interval = max(1 / options.fps, driver.encoder.wireTimeMicroseconds(ledCount: driver.ledCount) / 1e6)
-        let start = Terminal.now()
+        let start = MonotonicClock.seconds()
         var failure: HardwareError?
         command.run(
             holdOpen: false,

@@ -33,6 +33,36 @@ public final class FakeSystemCalls: SystemCalls {
         case rename
         /// `unlink(2)`.
         case unlink
+        /// `read(2)`.
+        case read
+        /// `send(2)` with `MSG_NOSIGNAL`.
+        case send
+        /// `socket(2)`.
+        case unixSocket
+        /// `bind(2)`.
+        case bind
+        /// `listen(2)`.
+        case listen
+        /// `accept4(2)`.
+        case accept
+        /// `connect(2)`.
+        case connect
+        /// `poll(2)`.
+        case poll
+        /// `pipe2(2)`.
+        case pipe
+        /// `fstat(2)`.
+        case fstat
+        /// `lstat(2)`.
+        case lstat
+        /// `chmod(2)`.
+        case chmod
+        /// `mkdir(2)`.
+        case mkdir
+        /// `sigaction(2)`.
+        case setSignalAction
+        /// `sigprocmask(2)`.
+        case unblockSignals
     }
 
     /// One recorded call with its arguments.
@@ -63,6 +93,36 @@ public final class FakeSystemCalls: SystemCalls {
         case rename(from: String, to: String)
         /// `unlink(path)`.
         case unlink(path: String)
+        /// `read(fd)` with the room offered.
+        case read(fd: Int32, count: Int)
+        /// `send(fd, bytes)` with the bytes offered.
+        case send(fd: Int32, bytes: [UInt8])
+        /// `socket(AF_UNIX, SOCK_STREAM | flags)`.
+        case unixSocket(flags: Int32)
+        /// `bind(fd, path)`.
+        case bind(fd: Int32, path: String)
+        /// `listen(fd)`.
+        case listen(fd: Int32)
+        /// `accept4(fd, flags)`.
+        case accept(fd: Int32, flags: Int32)
+        /// `connect(fd, path)`.
+        case connect(fd: Int32, path: String)
+        /// `poll` of these descriptors with this timeout (milliseconds).
+        case poll(fds: [Int32], timeout: Int32)
+        /// `pipe2(flags)`.
+        case pipe(flags: Int32)
+        /// `fstat(fd)`.
+        case fstat(fd: Int32)
+        /// `lstat(path)`.
+        case lstat(path: String)
+        /// `chmod(path, mode)`.
+        case chmod(path: String, mode: UInt32)
+        /// `mkdir(path, mode)`.
+        case mkdir(path: String, mode: UInt32)
+        /// `sigaction(signal)`.
+        case setSignalAction(signal: Int32)
+        /// `sigprocmask(SIG_UNBLOCK, signals)`.
+        case unblockSignals(signals: [Int32])
 
         /// Which syscall this was.
         public var syscall: Syscall {
@@ -80,6 +140,21 @@ public final class FakeSystemCalls: SystemCalls {
             case .fsync: return .fsync
             case .rename: return .rename
             case .unlink: return .unlink
+            case .read: return .read
+            case .send: return .send
+            case .unixSocket: return .unixSocket
+            case .bind: return .bind
+            case .listen: return .listen
+            case .accept: return .accept
+            case .connect: return .connect
+            case .poll: return .poll
+            case .pipe: return .pipe
+            case .fstat: return .fstat
+            case .lstat: return .lstat
+            case .chmod: return .chmod
+            case .mkdir: return .mkdir
+            case .setSignalAction: return .setSignalAction
+            case .unblockSignals: return .unblockSignals
             }
         }
     }
@@ -90,6 +165,27 @@ public final class FakeSystemCalls: SystemCalls {
         var times: Int
         var errno: Errno
         var path: String?
+        var fd: Int32?
+    }
+
+    /// A socket or pipe end, modelled on net/unix/af_unix.c and fs/pipe.c.
+    private struct Endpoint {
+        enum Kind { case socket, pipeRead, pipeWrite }
+        var kind: Kind
+        var nonblocking: Bool
+        /// Bytes sent to this end and not read yet.
+        var incoming: [UInt8] = []
+        /// The connected socket or the pipe's other end.
+        var peer: Int32?
+        /// The other end was closed: reads return what is left, then 0; writes fail with EPIPE.
+        var peerGone = false
+        /// Closed by the kernel without an orderly end (a listener closed before accepting it).
+        var reset = false
+        var boundPath: String?
+        var listening = false
+        /// Connections made to this listener and not accepted yet (their descriptors are only
+        /// handed out by accept).
+        var backlog: [Int32] = []
     }
 
     private struct SPIState {
@@ -116,6 +212,15 @@ public final class FakeSystemCalls: SystemCalls {
         var ledsPIO: [String: FakeLedsPIODevice] = [:]
         var positions: [Int32: Int] = [:]
         var gpioChips: [String: GPIOChipIdentity] = [:]
+        var endpoints: [Int32: Endpoint] = [:]
+        /// Socket names in the file system and the listener bound there (-1: stale, none).
+        var socketNames: [String: Int32] = [:]
+        /// What one socket end or pipe holds unread before writers get EAGAIN.
+        var socketCapacity = 212_992
+        var modes: [String: UInt32] = [:]
+        var fileMask: UInt32 = 0o022
+        var signalActions: [Int32: String] = [:]
+        var unblocked: Set<Int32> = []
     }
 
     private let state = Mutex(State())
@@ -127,8 +232,12 @@ public final class FakeSystemCalls: SystemCalls {
 
     /// Makes the `nth` (1-based) call of `syscall` — and the `times - 1` after it — fail with
     /// `errno`; with `path`, only calls on that path (or that path's descriptor) count.
-    public func fail(_ syscall: Syscall, with errno: Errno, onCall nth: Int = 1, times: Int = 1, path: String? = nil) {
-        state.withLock { $0.failures.append(Failure(syscall: syscall, firstCall: nth, times: times, errno: errno, path: path)) }
+    /// With `fd`, only calls on that descriptor count (a socket has no path).
+    public func fail(_ syscall: Syscall, with errno: Errno, onCall nth: Int = 1, times: Int = 1, path: String? = nil,
+                     fd: Int32? = nil) {
+        state.withLock {
+            $0.failures.append(Failure(syscall: syscall, firstCall: nth, times: times, errno: errno, path: path, fd: fd))
+        }
     }
 
     /// Adds a regular file with text contents.
@@ -242,12 +351,14 @@ public final class FakeSystemCalls: SystemCalls {
             let failure = state.failures[index]
             guard failure.syscall == syscall else { continue }
             if let wanted = failure.path, wanted != path { continue }
+            if let wanted = failure.fd, wanted != Self.fd(of: call) { continue }
             let count = state.calls.filter { recorded in
                 guard recorded.syscall == syscall else { return false }
+                if let wanted = failure.fd, Self.fd(of: recorded) != wanted { return false }
                 guard let wanted = failure.path else { return true }
                 return Self.path(of: recorded, in: state) == wanted
             }.count
-            if count >= failure.firstCall && count < failure.firstCall + failure.times {
+            if count >= failure.firstCall && count - failure.firstCall < failure.times {
                 throw failure.errno
             }
         }
@@ -256,22 +367,35 @@ public final class FakeSystemCalls: SystemCalls {
     private static func path(of call: Call, in state: State) -> String? {
         switch call {
         case .open(let path, _), .readFile(let path), .access(let path, _), .stat(let path), .listDirectory(let path),
-             .unlink(let path), .rename(let path, _):
+             .unlink(let path), .rename(let path, _), .bind(_, let path), .connect(_, let path), .lstat(let path),
+             .chmod(let path, _), .mkdir(let path, _):
             return path
+        case .unixSocket, .poll, .pipe, .setSignalAction, .unblockSignals:
+            return nil
+        default:
+            return fd(of: call).flatMap { state.openFiles[$0] }
+        }
+    }
+
+    private static func fd(of call: Call) -> Int32? {
+        switch call {
         case .close(let fd), .write(let fd, _), .pwrite(let fd, _, _), .spiIoctl(let fd, _, _), .gpioChipInfo(let fd),
-             .fsync(let fd):
-            return state.openFiles[fd]
+             .fsync(let fd), .read(let fd, _), .send(let fd, _), .bind(let fd, _), .listen(let fd), .accept(let fd, _),
+             .connect(let fd, _), .fstat(let fd):
+            return fd
+        default:
+            return nil
         }
     }
 
     private static func exists(_ path: String, in state: State) -> Bool {
-        state.files[path] != nil || state.devices[path] != nil || isDirectory(path, in: state)
+        state.files[path] != nil || state.devices[path] != nil || state.socketNames[path] != nil || isDirectory(path, in: state)
     }
 
     private static func isDirectory(_ path: String, in state: State) -> Bool {
         if state.directories.contains(path) { return true }
         let prefix = path.hasSuffix("/") ? path : path + "/"
-        let all = Array(state.files.keys) + Array(state.devices.keys) + Array(state.directories)
+        let all = Array(state.files.keys) + Array(state.devices.keys) + Array(state.directories) + Array(state.socketNames.keys)
         return all.contains { $0.hasPrefix(prefix) }
     }
 
@@ -305,9 +429,10 @@ public final class FakeSystemCalls: SystemCalls {
             defer {
                 state.openFiles[fd] = nil
                 state.positions[fd] = nil
+                Self.release(fd, in: &state)
             }
             try begin(.close(fd: fd), path: state.openFiles[fd], in: &state)
-            guard state.openFiles[fd] != nil else { throw Errno(rawValue: EBADF) }
+            guard state.openFiles[fd] != nil || state.endpoints[fd] != nil else { throw Errno(rawValue: EBADF) }
         }
     }
 
@@ -316,6 +441,7 @@ public final class FakeSystemCalls: SystemCalls {
         let offered = Array(bytes)
         return try state.withLock { (state) throws(Errno) -> Int in
             try begin(.write(fd: fd, bytes: offered), path: state.openFiles[fd], in: &state)
+            if state.endpoints[fd] != nil { return try Self.send(offered, from: fd, in: &state) }
             guard let path = state.openFiles[fd] else { throw Errno(rawValue: EBADF) }
             if var device = state.ledsPIO[path] {
                 // ksys_write (fs/read_write.c) stores the new position only when the call succeeds.
@@ -432,11 +558,17 @@ public final class FakeSystemCalls: SystemCalls {
     public func stat(_ path: String) throws(Errno) -> FileStatus {
         try state.withLock { (state) throws(Errno) -> FileStatus in
             try begin(.stat(path: path), path: path, in: &state)
-            if let device = state.devices[path] { return device }
-            if let contents = state.files[path] { return FileStatus(permissions: 0o644, size: contents.count) }
-            if Self.isDirectory(path, in: state) { return FileStatus(isDirectory: true, permissions: 0o755) }
-            throw Errno.noSuchFileOrDirectory
+            return try Self.status(of: path, in: state)
         }
+    }
+
+    private static func status(of path: String, in state: State) throws(Errno) -> FileStatus {
+        let mode = state.modes[path]
+        if state.socketNames[path] != nil { return FileStatus(permissions: mode ?? 0o755, isSocket: true) }
+        if let device = state.devices[path] { return device }
+        if let contents = state.files[path] { return FileStatus(permissions: mode ?? 0o644, size: contents.count) }
+        if Self.isDirectory(path, in: state) { return FileStatus(isDirectory: true, permissions: mode ?? 0o755) }
+        throw Errno.noSuchFileOrDirectory
     }
 
     /// Fake directory listing: the next path component of everything below `path`.
@@ -478,7 +610,359 @@ public final class FakeSystemCalls: SystemCalls {
     public func unlink(_ path: String) throws(Errno) {
         try state.withLock { (state) throws(Errno) in
             try begin(.unlink(path: path), path: path, in: &state)
+            // A socket's name goes; a listener still bound to it keeps its connections (unlink(2)).
+            if state.socketNames.removeValue(forKey: path) != nil { return }
             guard state.files.removeValue(forKey: path) != nil else { throw Errno.noSuchFileOrDirectory }
+        }
+    }
+
+    // MARK: - Sockets, pipes, signals
+
+    /// Makes each socket end or pipe hold at most `bytes` unread before writers get `EAGAIN`.
+    public func limitSocketBuffers(to bytes: Int) {
+        state.withLock { $0.socketCapacity = bytes }
+    }
+
+    /// Adds a listening Unix socket at `path` without recording calls; its descriptor.
+    @discardableResult
+    public func addListeningSocket(_ path: String) -> Int32 {
+        state.withLock { state in
+            var endpoint = Endpoint(kind: .socket, nonblocking: true)
+            endpoint.boundPath = path
+            endpoint.listening = true
+            let fd = Self.newEndpoint(endpoint, in: &state)
+            state.socketNames[path] = fd
+            return fd
+        }
+    }
+
+    /// Connects a test's client to the listener at `path` without recording a call: the same
+    /// outcome as `connect(2)` (`ENOENT`, `ECONNREFUSED`), the client's descriptor on success.
+    public func connectClient(to path: String) throws(Errno) -> Int32 {
+        try state.withLock { (state) throws(Errno) -> Int32 in
+            let fd = Self.newEndpoint(Endpoint(kind: .socket, nonblocking: true), in: &state)
+            do throws(Errno) {
+                try Self.connect(fd, to: path, in: &state)
+            } catch {
+                state.endpoints[fd] = nil
+                throw error
+            }
+            return fd
+        }
+    }
+
+    /// Sends `text` from a test's client, whatever the buffer holds (not recorded).
+    public func clientSend(_ fd: Int32, _ text: String) {
+        clientSend(fd, bytes: Array(text.utf8))
+    }
+
+    /// Sends `bytes` from a test's client (not recorded).
+    public func clientSend(_ fd: Int32, bytes: [UInt8]) {
+        state.withLock { state in
+            guard let peer = state.endpoints[fd]?.peer else { return }
+            state.endpoints[peer]?.incoming += bytes
+        }
+    }
+
+    /// What reached a test's client so far, taken out of its buffer (not recorded).
+    public func clientReceive(_ fd: Int32) -> String {
+        state.withLock { state in
+            defer { state.endpoints[fd]?.incoming = [] }
+            return String(decoding: state.endpoints[fd]?.incoming ?? [], as: UTF8.self)
+        }
+    }
+
+    /// Whether the server closed a test's client's connection.
+    public func clientIsClosedByPeer(_ fd: Int32) -> Bool {
+        state.withLock { $0.endpoints[fd]?.peerGone ?? true }
+    }
+
+    /// Closes a test's client (not recorded).
+    public func clientClose(_ fd: Int32) {
+        state.withLock { Self.release(fd, in: &$0) }
+    }
+
+    /// The open socket and pipe descriptors.
+    public var openEndpoints: [Int32] { state.withLock { $0.endpoints.keys.sorted() } }
+
+    /// What `signal` is set to: "default", "ignore", "handler" or "handler, restart"; nil if untouched.
+    public func signalAction(_ signal: Int32) -> String? { state.withLock { $0.signalActions[signal] } }
+
+    /// The signals unblocked so far.
+    public var unblockedSignals: Set<Int32> { state.withLock { $0.unblocked } }
+
+    /// The permission bits `path` got from `bind` or `chmod`.
+    public func mode(of path: String) -> UInt32? { state.withLock { $0.modes[path] } }
+
+    private static func newEndpoint(_ endpoint: Endpoint, in state: inout State) -> Int32 {
+        let fd = state.nextFD
+        state.nextFD += 1
+        state.endpoints[fd] = endpoint
+        return fd
+    }
+
+    /// Closes an endpoint: its peer sees end of file (net/unix/af_unix.c unix_release_sock sets
+    /// the peer's shutdown to SHUTDOWN_MASK); connections still in a listener's backlog are reset.
+    private static func release(_ fd: Int32, in state: inout State) {
+        guard let endpoint = state.endpoints.removeValue(forKey: fd) else { return }
+        if let peer = endpoint.peer { state.endpoints[peer]?.peerGone = true }
+        for pending in endpoint.backlog {
+            if let client = state.endpoints.removeValue(forKey: pending)?.peer { state.endpoints[client]?.reset = true }
+        }
+        if let path = endpoint.boundPath, state.socketNames[path] == fd { state.socketNames[path] = -1 }
+    }
+
+    /// unix_stream_connect and unix_find_bsd (net/unix/af_unix.c); unix(7): a missing name is
+    /// `ENOENT`, a name that is not a socket or has no listener is `ECONNREFUSED`.
+    private static func connect(_ fd: Int32, to path: String, in state: inout State) throws(Errno) {
+        guard var endpoint = state.endpoints[fd], endpoint.kind == .socket else { throw Errno(rawValue: ENOTSOCK) }
+        guard path.utf8.count < 108 else { throw Errno(rawValue: ENAMETOOLONG) }
+        if endpoint.peer != nil { throw Errno(rawValue: EISCONN) }
+        guard let listener = state.socketNames[path] else {
+            throw exists(path, in: state) ? Errno(rawValue: ECONNREFUSED) : Errno.noSuchFileOrDirectory
+        }
+        guard listener >= 0, state.endpoints[listener]?.listening == true else { throw Errno(rawValue: ECONNREFUSED) }
+        // The server's end exists from now on, waiting in the backlog for accept.
+        let server = newEndpoint(Endpoint(kind: .socket, nonblocking: false, peer: fd), in: &state)
+        state.endpoints[listener]?.backlog.append(server)
+        endpoint.peer = server
+        state.endpoints[fd] = endpoint
+    }
+
+    /// A write to a socket or pipe: `EPIPE` once the reader has gone (unix_stream_sendmsg,
+    /// pipe_write; the daemon ignores SIGPIPE and sends with MSG_NOSIGNAL), `EAGAIN` when the
+    /// reader's buffer is full, else as much as fits.
+    private static func send(_ offered: [UInt8], from fd: Int32, in state: inout State) throws(Errno) -> Int {
+        guard let endpoint = state.endpoints[fd] else { throw Errno(rawValue: EBADF) }
+        if endpoint.kind == .pipeRead { throw Errno(rawValue: EBADF) }
+        guard let peer = endpoint.peer else { throw Errno(rawValue: ENOTCONN) }
+        if endpoint.peerGone || state.endpoints[peer] == nil { throw Errno(rawValue: EPIPE) }
+        guard !offered.isEmpty else { return 0 }
+        let room = state.socketCapacity - (state.endpoints[peer]?.incoming.count ?? 0)
+        guard room > 0 else { throw Errno(rawValue: EAGAIN) }
+        let taken = min(offered.count, room, state.maxWriteSize ?? offered.count)
+        state.endpoints[peer]?.incoming += offered[0..<taken]
+        return taken
+    }
+
+    /// Fake `read(2)`: a socket or pipe gives what is buffered, then 0 once the other end has
+    /// closed, else `EAGAIN` (on a blocking descriptor the real call would wait; a fake cannot,
+    /// so it answers as if non-blocking); a regular file reads from the descriptor's position.
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        let bytes = try state.withLock { (state) throws(Errno) -> [UInt8] in
+            try begin(.read(fd: fd, count: buffer.count), path: state.openFiles[fd], in: &state)
+            if var endpoint = state.endpoints[fd] {
+                if endpoint.kind == .pipeWrite { throw Errno(rawValue: EBADF) }
+                if endpoint.listening || (endpoint.kind == .socket && endpoint.peer == nil) { throw Errno(rawValue: ENOTCONN) }
+                if !endpoint.incoming.isEmpty {
+                    let taken = Array(endpoint.incoming.prefix(buffer.count))
+                    endpoint.incoming.removeFirst(taken.count)
+                    state.endpoints[fd] = endpoint
+                    return taken
+                }
+                if endpoint.reset { throw Errno(rawValue: ECONNRESET) }
+                if endpoint.peerGone { return [] }
+                throw Errno(rawValue: EAGAIN)
+            }
+            guard let path = state.openFiles[fd] else { throw Errno(rawValue: EBADF) }
+            guard let contents = state.files[path] else { throw Errno.invalidArgument }
+            let position = state.positions[fd] ?? 0
+            let taken = Array(contents.dropFirst(position).prefix(buffer.count))
+            state.positions[fd] = position + taken.count
+            return taken
+        }
+        buffer.copyBytes(from: bytes)
+        return bytes.count
+    }
+
+    /// Fake `send(2)`: a write on a socket; anything else is `ENOTSOCK`.
+    public func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        let offered = Array(bytes)
+        return try state.withLock { (state) throws(Errno) -> Int in
+            try begin(.send(fd: fd, bytes: offered), path: nil, in: &state)
+            guard state.endpoints[fd]?.kind == .socket else {
+                throw Errno(rawValue: state.endpoints[fd] == nil && state.openFiles[fd] == nil ? EBADF : ENOTSOCK)
+            }
+            return try Self.send(offered, from: fd, in: &state)
+        }
+    }
+
+    /// Fake `socket(2)`.
+    public func unixSocket(flags: Int32) throws(Errno) -> Int32 {
+        try state.withLock { (state) throws(Errno) -> Int32 in
+            try begin(.unixSocket(flags: flags), path: nil, in: &state)
+            return Self.newEndpoint(Endpoint(kind: .socket, nonblocking: flags & O_NONBLOCK != 0), in: &state)
+        }
+    }
+
+    /// Fake `bind(2)`: the name appears with mode 0777 less the umask (unix_bind_bsd);
+    /// a name already there is `EADDRINUSE`, even a stale socket (unix(7)).
+    public func bind(_ fd: Int32, path: String) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.bind(fd: fd, path: path), path: path, in: &state)
+            guard let endpoint = state.endpoints[fd], endpoint.kind == .socket else { throw Errno(rawValue: ENOTSOCK) }
+            guard path.utf8.count < 108 else { throw Errno(rawValue: ENAMETOOLONG) }
+            if endpoint.boundPath != nil { throw Errno.invalidArgument }
+            if Self.exists(path, in: state) { throw Errno(rawValue: EADDRINUSE) }
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            if !directory.isEmpty && !Self.isDirectory(directory, in: state) { throw Errno.noSuchFileOrDirectory }
+            state.socketNames[path] = fd
+            state.modes[path] = 0o777 & ~state.fileMask
+            state.endpoints[fd]?.boundPath = path
+        }
+    }
+
+    /// Fake `listen(2)`.
+    public func listen(_ fd: Int32, backlog: Int32) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.listen(fd: fd), path: nil, in: &state)
+            guard let endpoint = state.endpoints[fd], endpoint.kind == .socket else { throw Errno(rawValue: ENOTSOCK) }
+            guard endpoint.peer == nil else { throw Errno.invalidArgument }
+            state.endpoints[fd]?.listening = true
+        }
+    }
+
+    /// Fake `accept4(2)`: the oldest waiting connection; none waiting is `EAGAIN` (accept(2) on a
+    /// non-blocking socket; a blocking one would wait, which a fake cannot).
+    public func accept(_ fd: Int32, flags: Int32) throws(Errno) -> Int32 {
+        try state.withLock { (state) throws(Errno) -> Int32 in
+            try begin(.accept(fd: fd, flags: flags), path: nil, in: &state)
+            guard let endpoint = state.endpoints[fd], endpoint.kind == .socket else {
+                throw Errno(rawValue: state.openFiles[fd] == nil ? EBADF : ENOTSOCK)
+            }
+            guard endpoint.listening else { throw Errno.invalidArgument }
+            guard let connection = endpoint.backlog.first else { throw Errno(rawValue: EAGAIN) }
+            state.endpoints[fd]?.backlog.removeFirst()
+            state.endpoints[connection]?.nonblocking = flags & O_NONBLOCK != 0
+            return connection
+        }
+    }
+
+    /// Fake `connect(2)` (see `connectClient`).
+    public func connect(_ fd: Int32, path: String) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.connect(fd: fd, path: path), path: path, in: &state)
+            try Self.connect(fd, to: path, in: &state)
+        }
+    }
+
+    /// Fake `poll(2)`: reports what is ready now and never waits. As the kernel does (unix_poll,
+    /// pipe_poll, poll(2)): POLLIN for data, a waiting connection or end of file; POLLHUP once the
+    /// other end closed; POLLERR on a pipe's write end without readers; POLLNVAL for a descriptor
+    /// that is not open; POLLHUP, POLLERR and POLLNVAL are reported even when not asked for, and a
+    /// negative descriptor is skipped.
+    public func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+        let asked = fds
+        let answered = try state.withLock { (state) throws(Errno) -> [pollfd] in
+            try begin(.poll(fds: asked.map(\.fd), timeout: timeout), path: nil, in: &state)
+            return asked.map { entry in
+                var entry = entry
+                entry.revents = entry.fd < 0 ? 0 : Self.readiness(entry.fd, in: state) & (entry.events | Int16(POLLHUP | POLLERR | POLLNVAL))
+                return entry
+            }
+        }
+        fds = answered
+        return fds.filter { $0.revents != 0 }.count
+    }
+
+    private static func readiness(_ fd: Int32, in state: State) -> Int16 {
+        if state.openFiles[fd] != nil { return Int16(POLLIN | POLLOUT) }
+        guard let endpoint = state.endpoints[fd] else { return Int16(POLLNVAL) }
+        var events: Int16 = 0
+        if endpoint.listening { return endpoint.backlog.isEmpty ? 0 : Int16(POLLIN) }
+        if !endpoint.incoming.isEmpty { events |= Int16(POLLIN) }
+        let peerRoom = endpoint.peer.flatMap { state.endpoints[$0] }.map { state.socketCapacity - $0.incoming.count } ?? 0
+        switch endpoint.kind {
+        case .socket:
+            guard endpoint.peer != nil else { return Int16(POLLOUT | POLLHUP) }
+            if endpoint.peerGone || endpoint.reset { events |= Int16(POLLIN | POLLHUP) }
+            if endpoint.reset { events |= Int16(POLLERR) }
+            if !endpoint.peerGone && peerRoom > 0 { events |= Int16(POLLOUT) }
+        case .pipeRead:
+            if endpoint.peerGone { events |= Int16(POLLHUP) }
+        case .pipeWrite:
+            if endpoint.peerGone { events |= Int16(POLLERR) } else if peerRoom > 0 { events |= Int16(POLLOUT) }
+        }
+        return events
+    }
+
+    /// Fake `pipe2(2)`.
+    public func pipe(flags: Int32) throws(Errno) -> (read: Int32, write: Int32) {
+        try state.withLock { (state) throws(Errno) -> (read: Int32, write: Int32) in
+            try begin(.pipe(flags: flags), path: nil, in: &state)
+            let nonblocking = flags & O_NONBLOCK != 0
+            let readEnd = Self.newEndpoint(Endpoint(kind: .pipeRead, nonblocking: nonblocking), in: &state)
+            let writeEnd = Self.newEndpoint(Endpoint(kind: .pipeWrite, nonblocking: nonblocking, peer: readEnd), in: &state)
+            state.endpoints[readEnd]?.peer = writeEnd
+            return (readEnd, writeEnd)
+        }
+    }
+
+    /// Fake `fstat(2)`.
+    public func fstat(_ fd: Int32) throws(Errno) -> FileStatus {
+        try state.withLock { (state) throws(Errno) -> FileStatus in
+            try begin(.fstat(fd: fd), path: state.openFiles[fd], in: &state)
+            if let endpoint = state.endpoints[fd] {
+                return endpoint.kind == .socket ? FileStatus(permissions: 0o777, isSocket: true)
+                    : FileStatus(permissions: 0o600, isFIFO: true)
+            }
+            guard let path = state.openFiles[fd] else { throw Errno(rawValue: EBADF) }
+            return try Self.status(of: path, in: state)
+        }
+    }
+
+    /// Fake `lstat(2)` (the fake has no symbolic links, so it is `stat`).
+    public func lstat(_ path: String) throws(Errno) -> FileStatus {
+        try state.withLock { (state) throws(Errno) -> FileStatus in
+            try begin(.lstat(path: path), path: path, in: &state)
+            return try Self.status(of: path, in: state)
+        }
+    }
+
+    /// Fake `chmod(2)`.
+    public func chmod(_ path: String, mode: UInt32) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.chmod(path: path, mode: mode), path: path, in: &state)
+            guard Self.exists(path, in: state) else { throw Errno.noSuchFileOrDirectory }
+            state.modes[path] = mode & 0o7777
+        }
+    }
+
+    /// Fake `mkdir(2)`: `EEXIST` when the name is taken.
+    public func mkdir(_ path: String, mode: UInt32) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.mkdir(path: path, mode: mode), path: path, in: &state)
+            if Self.exists(path, in: state) { throw Errno(rawValue: EEXIST) }
+            state.directories.insert(path)
+            state.modes[path] = mode & ~state.fileMask
+        }
+    }
+
+    /// Fake `sigaction(2)`: remembers what each signal does.
+    public func setSignalAction(_ signal: Int32, _ action: SignalAction) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.setSignalAction(signal: signal), path: nil, in: &state)
+            switch action {
+            case .standard: state.signalActions[signal] = "default"
+            case .ignore: state.signalActions[signal] = "ignore"
+            case .handler(_, let restart): state.signalActions[signal] = restart ? "handler, restart" : "handler"
+            }
+        }
+    }
+
+    /// Fake `sigprocmask(SIG_UNBLOCK)`.
+    public func unblockSignals(_ signals: [Int32]) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.unblockSignals(signals: signals), path: nil, in: &state)
+            state.unblocked.formUnion(signals)
+        }
+    }
+
+    /// Fake `umask(2)`.
+    public func setFileCreationMask(_ mask: UInt32) -> UInt32 {
+        state.withLock { state in
+            defer { state.fileMask = mask & 0o777 }
+            return state.fileMask
         }
     }
 }

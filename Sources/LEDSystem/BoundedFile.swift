@@ -18,26 +18,39 @@ public enum BoundedFile {
     }
 
     /// The bytes of the regular file at `path`, at most `limit` of them.
-    public static func read(_ path: String, limit: Int) throws(Problem) -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw .cannotOpen(.current) }
-        defer { _ = Glibc.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .readFailed(.current) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .notRegular(kind: "a directory")
-        case S_IFCHR: throw .notRegular(kind: "a character device")
-        case S_IFIFO: throw .notRegular(kind: "a pipe")
-        default: throw .notRegular(kind: "not a plain file")
+    public static func read(_ path: String, limit: Int,
+                            system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) throws(Problem) -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try system.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0)
+        } catch {
+            throw .cannotOpen(error)
         }
-        guard Int(info.st_size) <= limit else { throw .tooLarge(bytes: Int(info.st_size)) }
+        defer { try? system.close(fd) }
+        let info: FileStatus
+        do {
+            info = try system.fstat(fd)
+        } catch {
+            throw .readFailed(error)
+        }
+        if info.isDirectory { throw .notRegular(kind: "a directory") }
+        if info.isCharacterDevice { throw .notRegular(kind: "a character device") }
+        if info.isFIFO { throw .notRegular(kind: "a pipe") }
+        guard info.isRegularFile else { throw .notRegular(kind: "not a plain file") }
+        guard info.size <= limit else { throw .tooLarge(bytes: info.size) }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .readFailed(.current) }
+            let n: Int
+            do {
+                n = try bytes.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) -> Int in
+                        try system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+                    }
+                }.get()
+            } catch {
+                throw .readFailed(error)
+            }
             if n == 0 { break }
             count += n
         }

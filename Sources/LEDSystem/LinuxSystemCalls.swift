@@ -109,13 +109,22 @@ public struct LinuxSystemCalls: SystemCalls {
         var info = Glibc.stat()
         // fstatat because Swift cannot name the `stat` function next to the `stat` struct.
         if fstatat(AT_FDCWD, path, &info, 0) < 0 { throw Errno.current }
+        return LinuxSystemCalls.status(info)
+    }
+
+    /// The parts of a `struct stat` ledring reads.
+    static func status(_ info: Glibc.stat) -> FileStatus {
         let type = info.st_mode & S_IFMT
         return FileStatus(
             isCharacterDevice: type == S_IFCHR,
             isDirectory: type == S_IFDIR,
             groupID: info.st_gid,
             permissions: UInt32(info.st_mode & 0o7777),
-            size: Int(info.st_size)
+            size: Int(info.st_size),
+            isSocket: type == S_IFSOCK,
+            isFIFO: type == S_IFIFO,
+            isSymbolicLink: type == S_IFLNK,
+            isBlockDevice: type == S_IFBLK
         )
     }
 
@@ -146,5 +155,134 @@ public struct LinuxSystemCalls: SystemCalls {
     /// `unlink(2)`.
     public func unlink(_ path: String) throws(Errno) {
         if Glibc.unlink(path) < 0 { throw Errno.current }
+    }
+
+    /// `read(2)`.
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+        if count < 0 { throw Errno.current }
+        return count
+    }
+
+    /// `send(2)` with `MSG_NOSIGNAL`.
+    public func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        let sent = Glibc.send(fd, base, bytes.count, Int32(MSG_NOSIGNAL))
+        if sent < 0 { throw Errno.current }
+        return sent
+    }
+
+    /// `socket(2)` for a Unix stream socket, close-on-exec.
+    public func unixSocket(flags: Int32) throws(Errno) -> Int32 {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | flags, 0)
+        if fd < 0 { throw Errno.current }
+        return fd
+    }
+
+    /// Calls `body` with `path` as a `sockaddr_un`; `ENAMETOOLONG` when it does not fit `sun_path`.
+    static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) throws(Errno) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw Errno(rawValue: ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
+    /// `bind(2)` to a Unix socket path.
+    public func bind(_ fd: Int32, path: String) throws(Errno) {
+        if try LinuxSystemCalls.withAddress(path, { Glibc.bind(fd, $0, $1) }) < 0 { throw Errno.current }
+    }
+
+    /// `listen(2)`.
+    public func listen(_ fd: Int32, backlog: Int32) throws(Errno) {
+        if Glibc.listen(fd, backlog) < 0 { throw Errno.current }
+    }
+
+    /// `accept4(2)` through the C helper (Swift's Glibc module does not declare it).
+    public func accept(_ fd: Int32, flags: Int32) throws(Errno) -> Int32 {
+        let connection = cledring_accept4(fd, flags)
+        if connection < 0 { throw Errno.current }
+        return connection
+    }
+
+    /// `connect(2)` to a Unix socket path.
+    public func connect(_ fd: Int32, path: String) throws(Errno) {
+        if try LinuxSystemCalls.withAddress(path, { Glibc.connect(fd, $0, $1) }) < 0 { throw Errno.current }
+    }
+
+    /// `poll(2)`.
+    public func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+        let ready = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
+        if ready < 0 { throw Errno.current }
+        return Int(ready)
+    }
+
+    /// `pipe2(2)` through the C helper.
+    public func pipe(flags: Int32) throws(Errno) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        if cledring_pipe2(&fds, flags) < 0 { throw Errno.current }
+        return (fds[0], fds[1])
+    }
+
+    /// `fstat(2)`.
+    public func fstat(_ fd: Int32) throws(Errno) -> FileStatus {
+        var info = Glibc.stat()
+        if Glibc.fstat(fd, &info) < 0 { throw Errno.current }
+        return LinuxSystemCalls.status(info)
+    }
+
+    /// `lstat(2)` (as `fstatat` with `AT_SYMLINK_NOFOLLOW`, for the same reason as `stat`).
+    public func lstat(_ path: String) throws(Errno) -> FileStatus {
+        var info = Glibc.stat()
+        if fstatat(AT_FDCWD, path, &info, AT_SYMLINK_NOFOLLOW) < 0 { throw Errno.current }
+        return LinuxSystemCalls.status(info)
+    }
+
+    /// `chmod(2)`.
+    public func chmod(_ path: String, mode: UInt32) throws(Errno) {
+        if Glibc.chmod(path, mode_t(mode)) < 0 { throw Errno.current }
+    }
+
+    /// `mkdir(2)`.
+    public func mkdir(_ path: String, mode: UInt32) throws(Errno) {
+        if Glibc.mkdir(path, mode_t(mode)) < 0 { throw Errno.current }
+    }
+
+    /// `sigaction(2)`; the mask during a handler is empty.
+    public func setSignalAction(_ signal: Int32, _ action: SignalAction) throws(Errno) {
+        var value = sigaction()
+        switch action {
+        case .standard:
+            value.__sigaction_handler.sa_handler = SIG_DFL
+        case .ignore:
+            value.__sigaction_handler.sa_handler = SIG_IGN
+        case .handler(let handler, let restart):
+            value.__sigaction_handler.sa_handler = handler
+            value.sa_flags = restart ? SA_RESTART : 0
+        }
+        sigemptyset(&value.sa_mask)
+        if sigaction(signal, &value, nil) < 0 { throw Errno.current }
+    }
+
+    /// `sigprocmask(SIG_UNBLOCK)`.
+    public func unblockSignals(_ signals: [Int32]) throws(Errno) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        if sigprocmask(SIG_UNBLOCK, &set, nil) < 0 { throw Errno.current }
+    }
+
+    /// `umask(2)`.
+    public func setFileCreationMask(_ mask: UInt32) -> UInt32 {
+        UInt32(umask(mode_t(mask)))
     }
 }

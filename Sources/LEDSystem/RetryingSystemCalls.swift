@@ -1,3 +1,5 @@
+import Glibc
+
 /// Wraps any `SystemCalls` and retries `EINTR`: the one place that does, as in swift-system.
 ///
 /// `close` is deliberately not retried: Linux releases the descriptor even when `close`
@@ -5,14 +7,18 @@
 public struct RetryingSystemCalls: SystemCalls {
     /// The calls being wrapped.
     public let base: any SystemCalls
+    /// The monotonic clock in nanoseconds, for the time an interrupted `poll` has left.
+    let clock: @Sendable () -> UInt64
 
-    /// Wraps `base`; wrapping an already retrying seam returns it unchanged in effect.
-    public init(_ base: any SystemCalls) {
+    /// Wraps `base`; wrapping an already retrying seam returns it unchanged in effect. `clock`
+    /// is replaced only by tests.
+    public init(_ base: any SystemCalls, clock: @escaping @Sendable () -> UInt64 = MonotonicClock.nanoseconds) {
         if let already = base as? RetryingSystemCalls {
             self.base = already.base
         } else {
             self.base = base
         }
+        self.clock = clock
     }
 
     /// Runs `body` again while it fails with `EINTR`.
@@ -82,5 +88,85 @@ public struct RetryingSystemCalls: SystemCalls {
     /// `unlink(2)`, retried on `EINTR`.
     public func unlink(_ path: String) throws(Errno) {
         try retrying { () throws(Errno) in try base.unlink(path) }
+    }
+    /// `read(2)`, retried on `EINTR` (which means nothing was read).
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying { () throws(Errno) in try base.read(fd, into: buffer) }
+    }
+    /// `send(2)`, retried on `EINTR` (which means nothing was sent).
+    public func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retrying { () throws(Errno) in try base.send(fd, bytes) }
+    }
+    /// `socket(2)`, retried on `EINTR`.
+    public func unixSocket(flags: Int32) throws(Errno) -> Int32 {
+        try retrying { () throws(Errno) in try base.unixSocket(flags: flags) }
+    }
+    /// `bind(2)`, retried on `EINTR`.
+    public func bind(_ fd: Int32, path: String) throws(Errno) {
+        try retrying { () throws(Errno) in try base.bind(fd, path: path) }
+    }
+    /// `listen(2)`, retried on `EINTR`.
+    public func listen(_ fd: Int32, backlog: Int32) throws(Errno) {
+        try retrying { () throws(Errno) in try base.listen(fd, backlog: backlog) }
+    }
+    /// `accept4(2)`, retried on `EINTR` (accept(2): no connection was taken).
+    public func accept(_ fd: Int32, flags: Int32) throws(Errno) -> Int32 {
+        try retrying { () throws(Errno) in try base.accept(fd, flags: flags) }
+    }
+    /// `connect(2)`, retried on `EINTR`. For a Unix stream socket an interrupted connect has not
+    /// connected (unix_stream_connect in net/unix/af_unix.c returns before linking the peers when
+    /// its wait for backlog room is interrupted), so connecting again is safe.
+    public func connect(_ fd: Int32, path: String) throws(Errno) {
+        try retrying { () throws(Errno) in try base.connect(fd, path: path) }
+    }
+    /// `poll(2)`, retried on `EINTR` with the time that is left, so signals cannot stretch a wait
+    /// (poll(2): "EINTR A signal occurred before any requested event"; the timeout is not updated).
+    public func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
+        let deadline: UInt64? = timeout < 0 ? nil : clock() &+ UInt64(timeout) * 1_000_000
+        var left = timeout
+        while true {
+            do {
+                return try base.poll(&fds, timeout: left)
+            } catch where error == .interrupted {
+                if let deadline {
+                    let now = clock()
+                    let nanoseconds = deadline > now ? deadline - now : 0
+                    // Rounded up, so the wait never ends just before the deadline and spins.
+                    left = Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
+                }
+            }
+        }
+    }
+    /// `pipe2(2)`, retried on `EINTR`.
+    public func pipe(flags: Int32) throws(Errno) -> (read: Int32, write: Int32) {
+        try retrying { () throws(Errno) in try base.pipe(flags: flags) }
+    }
+    /// `fstat(2)`, retried on `EINTR`.
+    public func fstat(_ fd: Int32) throws(Errno) -> FileStatus {
+        try retrying { () throws(Errno) in try base.fstat(fd) }
+    }
+    /// `lstat(2)`, retried on `EINTR`.
+    public func lstat(_ path: String) throws(Errno) -> FileStatus {
+        try retrying { () throws(Errno) in try base.lstat(path) }
+    }
+    /// `chmod(2)`, retried on `EINTR`.
+    public func chmod(_ path: String, mode: UInt32) throws(Errno) {
+        try retrying { () throws(Errno) in try base.chmod(path, mode: mode) }
+    }
+    /// `mkdir(2)`, retried on `EINTR`.
+    public func mkdir(_ path: String, mode: UInt32) throws(Errno) {
+        try retrying { () throws(Errno) in try base.mkdir(path, mode: mode) }
+    }
+    /// `sigaction(2)`, retried on `EINTR`.
+    public func setSignalAction(_ signal: Int32, _ action: SignalAction) throws(Errno) {
+        try retrying { () throws(Errno) in try base.setSignalAction(signal, action) }
+    }
+    /// `sigprocmask(2)`, retried on `EINTR`.
+    public func unblockSignals(_ signals: [Int32]) throws(Errno) {
+        try retrying { () throws(Errno) in try base.unblockSignals(signals) }
+    }
+    /// `umask(2)` (it cannot fail).
+    public func setFileCreationMask(_ mask: UInt32) -> UInt32 {
+        base.setFileCreationMask(mask)
     }
 }

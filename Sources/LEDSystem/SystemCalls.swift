@@ -1,4 +1,7 @@
-/// The seam between ledring and the kernel: one thin method per syscall the transports use.
+import Glibc
+
+/// The seam between ledring and the kernel: one thin method per syscall the transports, the
+/// daemon and the client use.
 ///
 /// Each method makes exactly one attempt and reports failure as a typed `Errno`; retrying
 /// `EINTR` is done once, in `RetryingSystemCalls`, so fakes can script an interrupted call.
@@ -31,4 +34,72 @@ public protocol SystemCalls: Sendable {
     func rename(_ from: String, _ to: String) throws(Errno)
     /// `unlink(2)`: removes a name (a symbolic link itself, never its target).
     func unlink(_ path: String) throws(Errno)
+
+    /// `read(2)` into `buffer`: how many bytes came; 0 is end of file (for a socket or pipe: the
+    /// other end closed). A non-blocking descriptor with nothing to read throws `EAGAIN`.
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int
+    /// `send(2)` with `MSG_NOSIGNAL`: a peer that has gone is `EPIPE`, never a `SIGPIPE`.
+    func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0)`; `flags` may add `SOCK_NONBLOCK`.
+    func unixSocket(flags: Int32) throws(Errno) -> Int32
+    /// `bind(2)` of a Unix socket to `path`; a path too long for `sun_path` is `ENAMETOOLONG`.
+    func bind(_ fd: Int32, path: String) throws(Errno)
+    /// `listen(2)`.
+    func listen(_ fd: Int32, backlog: Int32) throws(Errno)
+    /// `accept4(2)` with `flags` (`SOCK_CLOEXEC | SOCK_NONBLOCK`); the new connection's descriptor.
+    func accept(_ fd: Int32, flags: Int32) throws(Errno) -> Int32
+    /// `connect(2)` of a Unix socket to `path`.
+    func connect(_ fd: Int32, path: String) throws(Errno)
+    /// `poll(2)`: fills each entry's `revents`; how many entries have any. `timeout` in
+    /// milliseconds, -1 waits for ever.
+    func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int
+    /// `pipe2(2)` with `flags` (`O_CLOEXEC | O_NONBLOCK`).
+    func pipe(flags: Int32) throws(Errno) -> (read: Int32, write: Int32)
+    /// `fstat(2)`, reduced like `stat`.
+    func fstat(_ fd: Int32) throws(Errno) -> FileStatus
+    /// `lstat(2)`: like `stat`, but a symbolic link is described, not followed.
+    func lstat(_ path: String) throws(Errno) -> FileStatus
+    /// `chmod(2)`.
+    func chmod(_ path: String, mode: UInt32) throws(Errno)
+    /// `mkdir(2)` of one directory.
+    func mkdir(_ path: String, mode: UInt32) throws(Errno)
+    /// `sigaction(2)` for `signal`.
+    func setSignalAction(_ signal: Int32, _ action: SignalAction) throws(Errno)
+    /// `sigprocmask(SIG_UNBLOCK, signals)`.
+    func unblockSignals(_ signals: [Int32]) throws(Errno)
+    /// `umask(2)`: sets the mask, returns the previous one (it cannot fail).
+    func setFileCreationMask(_ mask: UInt32) -> UInt32
+}
+
+/// What a signal does, for `setSignalAction`.
+public enum SignalAction: Sendable {
+    /// The default action (`SIG_DFL`).
+    case standard
+    /// Ignored (`SIG_IGN`).
+    case ignore
+    /// Runs `handler`, which must be async-signal-safe; `restart` sets `SA_RESTART`.
+    case handler(@convention(c) (Int32) -> Void, restart: Bool)
+}
+
+extension SystemCalls {
+    /// Creates `path`'s directories that are missing, like `mkdir -p`; failures are left for the
+    /// caller's next call (open or bind) to report with its own words.
+    public func makeDirectories(_ path: String, mode: UInt32) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += part
+            try? mkdir(prefix, mode: mode)
+            prefix += "/"
+        }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor (a short write continues where it stopped).
+    public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            guard n > 0 else { throw Errno(rawValue: EIO) }
+            offset += n
+        }
+    }
 }

@@ -128,11 +128,11 @@ func run(_ command: String, _ options: Options) throws(HardwareError) -> Int32 {
         let inputs = try GPIOInputs(lines: system, configuration: configuration)
         var rings = ProbeRings()
         let wanted = options.int("actions", 1)
-        let deadline = GPIOPoll.monotonicNanoseconds() + UInt64(options.int("timeout", 60)) * 1_000_000_000
+        let deadline = MonotonicClock.nanoseconds() + UInt64(options.int("timeout", 60)) * 1_000_000_000
         var seen = 0
         say("ready \(inputs.lines.map(\.description).joined(separator: ", "))")
         while seen < wanted {
-            let now = GPIOPoll.monotonicNanoseconds()
+            let now = MonotonicClock.nanoseconds()
             guard now < deadline else {
                 say("timeout after \(seen) of \(wanted) actions")
                 return 1
@@ -173,9 +173,9 @@ func run(_ command: String, _ options: Options) throws(HardwareError) -> Int32 {
         let frames = options.int("frames", 10)
         let frame: [UInt8]
         do { frame = try encoder.encode(testPixels(leds)) } catch { throw HardwareError(kind: .invalidConfiguration, message: "\(error)") }
-        let start = GPIOPoll.monotonicNanoseconds()
+        let start = MonotonicClock.nanoseconds()
         for _ in 0..<frames { try transport.send(frame, framing: .splittable) }
-        let seconds = Double(GPIOPoll.monotonicNanoseconds() - start) / 1e9
+        let seconds = Double(MonotonicClock.nanoseconds() - start) / 1e9
         let rate = Double(transport.bitsSent) / seconds
         say("bench \(transport.bitsSent) bits in \((seconds * 1000).rounded() / 1000) s = \(Int(rate / 1000)) kbit/s "
             + "(\(Int(Double(frames) / seconds)) frames/s of \(leds) LEDs)")

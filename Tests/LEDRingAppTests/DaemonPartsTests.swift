@@ -123,21 +123,21 @@ import Testing
 
     @Test func savesAtomicallyAndLoadsBack() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
+        defer { try? FileManager.default.removeItem(atPath: DaemonPaths.directory(of: DaemonPaths.directory(of: path))) }
         let store = StateStore(path: path)
         #expect(store.load() == .none)
         let state = SavedState(rings: ["move": 0.8, "stand": 1.3], spinning: ["stand"], brightness: 0.5)
         try store.save(state)
         #expect(store.load() == .state(state))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Posix.directory(of: path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: DaemonPaths.directory(of: path))
         #expect(leftovers == ["state.json"])
     }
 
     @Test(arguments: ["{broken", #"{"rings":{"move":500},"spinning":[]}"#, #"{"spinning":[]}"#])
     func aCorruptFileIsSetAside(content: String) throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
-        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        defer { try? FileManager.default.removeItem(atPath: DaemonPaths.directory(of: DaemonPaths.directory(of: path))) }
+        LinuxSystemCalls().makeDirectories(DaemonPaths.directory(of: path), mode: 0o755)
         try content.write(toFile: path, atomically: false, encoding: .utf8)
         guard case .corrupt(_, let movedTo?) = StateStore(path: path).load() else {
             Issue.record("not reported as corrupt")
@@ -150,9 +150,9 @@ import Testing
     /// Issue 14: a link planted where the temp file goes must not make the daemon write through it.
     @Test func aPlantedTempLinkIsNotFollowed() throws {
         let path = temporaryPath()
-        let root = Posix.directory(of: Posix.directory(of: path))
+        let root = DaemonPaths.directory(of: DaemonPaths.directory(of: path))
         defer { try? FileManager.default.removeItem(atPath: root) }
-        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        LinuxSystemCalls().makeDirectories(DaemonPaths.directory(of: path), mode: 0o755)
         let victim = root + "/victim"
         try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: "\(path).tmp-\(getpid())", withDestinationPath: victim)
@@ -166,8 +166,8 @@ import Testing
     /// save does not destroy it.
     @Test func anUnreadableFileIsSetAsideNotOverwritten() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
-        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        defer { try? FileManager.default.removeItem(atPath: DaemonPaths.directory(of: DaemonPaths.directory(of: path))) }
+        LinuxSystemCalls().makeDirectories(DaemonPaths.directory(of: path), mode: 0o755)
         try "precious".write(toFile: path, atomically: false, encoding: .utf8)
         // Unreadable to the daemon (EACCES); tests run as root, so the seam says so.
         let system = FakeSystemCalls()
@@ -188,7 +188,7 @@ import Testing
         let root = "/tmp/lr-unit-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = kind == "directory" ? root + "/state.json" : kind
-        if kind == "directory" { Posix.makeDirectories(path, mode: 0o755) }
+        if kind == "directory" { LinuxSystemCalls().makeDirectories(path, mode: 0o755) }
         guard case .corrupt(let reason, nil) = StateStore(path: path).load() else {
             Issue.record("\(path) was not reported, or was moved")
             return
@@ -201,8 +201,8 @@ import Testing
 
     @Test func hugeNumbersInTheStateFileAreNamed() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: Posix.directory(of: Posix.directory(of: path))) }
-        Posix.makeDirectories(Posix.directory(of: path), mode: 0o755)
+        defer { try? FileManager.default.removeItem(atPath: DaemonPaths.directory(of: DaemonPaths.directory(of: path))) }
+        LinuxSystemCalls().makeDirectories(DaemonPaths.directory(of: path), mode: 0o755)
         try #"{"rings":{"move":1e309},"spinning":[],"brightness":1}"#.write(toFile: path, atomically: false, encoding: .utf8)
         guard case .corrupt(let reason, _?) = StateStore(path: path).load() else {
             Issue.record("not set aside")

@@ -8,6 +8,17 @@
 #include <sys/ioctl.h>
 #include <linux/spi/spidev.h>
 #include <linux/gpio.h>
+#include <sys/socket.h>
+
+// accept4(2) and pipe2(2) are declared by glibc only under _GNU_SOURCE, which Swift's Glibc module
+// is not built with; these are glibc's own prototypes (sys/socket.h, unistd.h), so the seam can ask
+// for close-on-exec and non-blocking descriptors atomically instead of with a racy fcntl after.
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+extern int pipe2(int fds[2], int flags);
+/// accept4(2) without the peer's address (Unix sockets have none worth reading).
+static inline int cledring_accept4(int fd, int flags) { return accept4(fd, 0, 0, flags); }
+/// pipe2(2): `fds[0]` is the read end, `fds[1]` the write end.
+static inline int cledring_pipe2(int *fds, int flags) { return pipe2(fds, flags); }
 
 /// The request number for SPI_IOC_WR_MODE (set SPI mode, one byte).
 static inline unsigned long cspidev_req_wr_mode(void) { return SPI_IOC_WR_MODE; }

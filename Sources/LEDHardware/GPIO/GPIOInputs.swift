@@ -34,7 +34,7 @@ public final class GPIOInputs {
     /// - Parameter now: `CLOCK_MONOTONIC` in nanoseconds, the clock of the events' timestamps.
     public init(
         lines provider: any GPIOLines, configuration: GPIOInputConfiguration, consumer: String = "ledring-input",
-        now: @escaping () -> UInt64 = GPIOPoll.monotonicNanoseconds
+        now: @escaping () -> UInt64 = MonotonicClock.nanoseconds
     ) throws(HardwareError) {
         self.configuration = configuration
         self.now = now

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LEDSystem
 import RingRender
 
 /// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,
@@ -122,48 +123,57 @@ enum ClientCommand {
     }
 
     /// Sends one line and reads one reply line.
-    static func exchange(_ line: String, socket path: String) throws(CommandError) -> String {
+    static func exchange(_ line: String, socket path: String,
+                         system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) throws(CommandError) -> String {
         let fd: Int32
-        switch Posix.connect(to: path) {
-        case .success(let connected): fd = connected
-        case .failure(let error):
-            if error.code == ENOENT || error.code == ECONNREFUSED {
+        do {
+            fd = try system.connectUnix(path)
+        } catch {
+            if error == .noSuchFileOrDirectory || error.rawValue == ECONNREFUSED {
                 throw CommandError("no ledring daemon is listening on \(path); start one with `ledring run` "
                                    + "(or `systemctl start ledring`), or pass --socket PATH", code: .unavailable)
             }
-            if error.code == EACCES {
+            if error == .permissionDenied {
                 throw CommandError("no permission to use \(path); join the group that owns it "
                                    + "(for the service: sudo usermod -aG ledring $USER, then log in again)",
                                    code: .noPermission)
             }
-            throw error.commandError
+            throw SystemError(operation: "connecting to", path: path, code: error.rawValue).commandError
         }
-        defer { close(fd) }
+        defer { try? system.close(fd) }
         // A daemon that is full answers "busy" and closes before reading: its reply is still
         // there to read after the write fails, and says more than "Broken pipe".
-        let sent = Posix.writeAll(fd, Array((line + "\n").utf8), socket: true)
-        let sendFailure = String(cString: strerror(errno))
-        if !sent, let reply = try? readReply(fd, path: path, timeout: 1000) { return reply }
-        guard sent else {
-            throw CommandError("sending the request to \(path) failed: \(sendFailure)", code: .ioError)
+        do throws(Errno) {
+            try system.sendAll(fd, Array((line + "\n").utf8))
+        } catch {
+            if let reply = try? readReply(fd, path: path, timeout: 1000, system: system) { return reply }
+            throw CommandError("sending the request to \(path) failed: \(error)", code: .ioError)
         }
-        return try readReply(fd, path: path, timeout: replyTimeoutMilliseconds)
+        return try readReply(fd, path: path, timeout: replyTimeoutMilliseconds, system: system)
     }
 
     /// Reads one reply line within `timeout` milliseconds.
-    private static func readReply(_ fd: Int32, path: String, timeout: Int32) throws(CommandError) -> String {
+    private static func readReply(_ fd: Int32, path: String, timeout: Int32, system: any SystemCalls) throws(CommandError) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while !received.contains(UInt8(ascii: "\n")) {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, timeout)
-            if ready < 0 && errno == EINTR { continue }
+        reading: while !received.contains(UInt8(ascii: "\n")) {
+            var entry = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            let ready: Int
+            do {
+                ready = try system.poll(&entry, timeout: timeout)
+            } catch {
+                throw CommandError("waiting for the daemon on \(path) failed: \(error)", code: .ioError)
+            }
             guard ready > 0 else {
                 throw CommandError("the daemon on \(path) did not answer within \(replyTimeoutMilliseconds / 1000) s", code: .unavailable)
             }
-            let n = Posix.read(fd, into: &buffer) ?? 0
-            guard n > 0 else { break }
-            received += buffer[0..<n]
+            switch system.readAvailable(fd, into: &buffer) {
+            case .data(let n): received += buffer[0..<n]
+            case .wouldBlock: continue
+            case .endOfFile: break reading
+            case .failed(let error):
+                throw CommandError("reading the reply from \(path) failed: \(error)", code: .ioError)
+            }
         }
         guard let end = received.firstIndex(of: UInt8(ascii: "\n")) else {
             throw CommandError("the daemon on \(path) closed the connection without a reply", code: .ioError)

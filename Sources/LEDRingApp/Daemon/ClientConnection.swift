@@ -16,7 +16,7 @@ final class ClientConnection {
     static let outgoingLimit = 256 * 1024
 
     /// A client on `fd`, connected at `now`.
-    init(fd: Int32, at now: Double = Posix.monotonicNow()) {
+    init(fd: Int32, at now: Double) {
         self.fd = fd
         lastActive = now
     }
@@ -39,14 +39,5 @@ final class ClientConnection {
     func queue(_ line: String) {
         outgoing.append(contentsOf: line.utf8)
         outgoing.append(UInt8(ascii: "\n"))
-    }
-
-    /// Writes what the socket takes; false when the client has gone.
-    func flush() -> Bool {
-        guard !outgoing.isEmpty else { return true }
-        guard let n = Posix.write(fd, outgoing[...], socket: true) else { return false }
-        if n > 0 { lastActive = Posix.monotonicNow() }
-        outgoing.removeFirst(n)
-        return true
     }
 }

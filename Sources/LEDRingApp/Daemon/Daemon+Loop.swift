@@ -3,37 +3,35 @@ import LEDHardware
 import RingRender
 
 extension Daemon {
-    /// Runs the poll loop until SIGTERM or SIGINT; returns the exit status.
+    /// Runs the poll loop until SIGTERM or SIGINT; returns the exit status. Thin on purpose: the
+    /// deadlines are `schedule`'s, the sockets `server`'s, the state file `persistence`'s.
     func serve() -> ExitCode {
         while true {
-            let now = Posix.monotonicNow()
+            let now = MonotonicClock.seconds()
             if output.retryIfDue(at: now) { needsFrame = true }
-            let interval = ditherRefreshing ? max(frameInterval, 1 / Daemon.ditherFPS) : frameInterval
-            if needsFrame && now >= lastFrame + interval { renderFrame(at: now) }
-            if stateDirty && now >= nextSave { saveState(at: now) }
-            closeIdleClients(at: now)
+            schedule.fps = fps
+            schedule.wireInterval = output.minimumFrameInterval
+            if schedule.frameDue(at: now) { renderFrame(at: now) }
+            if let line = persistence.saveIfDue(at: now, { controller.saved }) { Log.info(line) }
+            server.closeIdleClients(at: now)
 
-            var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listener, events: acceptPaused ? 0 : Int16(POLLIN), revents: 0)]
-            for client in clients {
-                var events: Int16 = 0
-                if client.wantsInput { events |= Int16(POLLIN) }
-                if !client.outgoing.isEmpty { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
-            }
+            var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
+            let serverEntries = fds.count..<(fds.count + 1 + server.clients.count)
+            fds += server.pollEntries()
             fds.append(pollfd(fd: network.remote.readEnd, events: Int16(POLLIN), revents: 0))
             if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             let inputStart = fds.count
             for fd in inputs?.pollDescriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
 
-            let ready = poll(&fds, nfds_t(fds.count), pollTimeout(now: Posix.monotonicNow()))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                Log.info("poll failed: \(String(cString: strerror(errno))); stopping")
+            let ready: Int
+            do {
+                ready = try system.poll(&fds, timeout: pollTimeout(now: MonotonicClock.seconds()))
+            } catch {
+                Log.info("poll failed: \(error); stopping")
                 return shutdown(reason: "an internal error")
             }
             guard ready > 0 else { continue }
-            let woke = Posix.monotonicNow()
+            let woke = MonotonicClock.seconds()
 
             if fds[0].revents != 0 {
                 for signo in signals.drain() {
@@ -47,20 +45,8 @@ extension Daemon {
             if fds.contains(where: { $0.fd == network.remote.readEnd && $0.revents != 0 }) {
                 applyRemoteCommands(at: woke)
             }
-            let served = clients
-            var keep: [ClientConnection] = []
-            for (i, client) in served.enumerated() {
-                let events = fds[2 + i].revents
-                if events == 0 || serve(client, events: events, at: woke) {
-                    keep.append(client)
-                } else {
-                    close(client.fd)
-                    acceptPaused = false
-                }
-            }
-            clients = keep
-            if fds[1].revents != 0 { acceptClients() }
-            if stdinLines != nil, inputStart > 0, fds[inputStart - 1].fd == STDIN_FILENO, fds[inputStart - 1].revents != 0 {
+            server.handle(fds[serverEntries], at: woke) { line, at in handle(.line(line), at: at) }
+            if stdinLines != nil, fds[inputStart - 1].fd == STDIN_FILENO, fds[inputStart - 1].revents != 0 {
                 readStandardInput(at: woke)
             }
             if let inputs {
@@ -72,34 +58,22 @@ extension Daemon {
                         Log.info("GPIO inputs: \(error.description)")
                     }
                 }
-                actions += inputs.tick(now: GPIOPoll.monotonicNanoseconds())
+                actions += inputs.tick(now: MonotonicClock.nanoseconds())
                 handle(actions, at: woke)
             }
         }
     }
 
-    /// Milliseconds until the next frame, save or driver retry is due; -1 (sleep until input)
-    /// when nothing is.
+    /// Milliseconds until the next frame, save, driver retry, idle client or button/knob
+    /// deadline; -1 (sleep until input) when nothing is due.
     func pollTimeout(now: Double) -> Int32 {
-        var deadline = Double.infinity
-        if needsFrame {
-            let interval = ditherRefreshing ? max(frameInterval, 1 / Daemon.ditherFPS) : frameInterval
-            deadline = min(deadline, lastFrame + interval)
-        }
-        if stateDirty { deadline = min(deadline, nextSave) }
-        if let retry = output.retryAt { deadline = min(deadline, retry) }
-        // The next idle client to close.
-        if let oldest = clients.map(\.lastActive).min() {
-            deadline = min(deadline, oldest + Daemon.clientIdleTimeout)
-        }
-        // Debounce and long-press deadlines of the button and knob.
+        var inputsAt: Double?
         if let inputs {
-            let wait = inputs.timeoutNanoseconds(now: GPIOPoll.monotonicNanoseconds())
-            if wait >= 0 { deadline = min(deadline, now + Double(wait) / 1e9) }
+            let wait = inputs.timeoutNanoseconds(now: MonotonicClock.nanoseconds())
+            if wait >= 0 { inputsAt = now + Double(wait) / 1e9 }
         }
-        guard deadline.isFinite else { return -1 }
-        let milliseconds = (deadline - now) * 1000
-        return milliseconds <= 0 ? 0 : Int32(min(milliseconds.rounded(.up), 3_600_000))
+        return schedule.pollTimeout(now: now, save: persistence.deadline, retry: output.retryAt,
+                                    idleClient: server.nextIdleDeadline, inputs: inputsAt)
     }
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
@@ -114,32 +88,20 @@ extension Daemon {
                      + "\(Int(renderer.limiter.maxMilliamps)): the LEDs stay dark; raise maxMilliamps")
             overBudgetLogged = true
         }
-        lastFrame = now
         // Dithered LEDs between two levels need more frames to show their average: keep
         // refreshing, at a low rate, only while that holds (dither "on"; "auto" stops when still).
         let refresh = !animating && renderer.needsRefresh
-        if refresh != ditherRefreshing {
-            Log.info(refresh ? "dithering: refreshing at \(Int(Daemon.ditherFPS)) fps while LEDs sit between levels"
+        if refresh != schedule.ditherRefreshing {
+            Log.info(refresh ? "dithering: refreshing at \(Int(DaemonSchedule.ditherFPS)) fps while LEDs sit between levels"
                              : "dithering settled: no more refreshes")
-            ditherRefreshing = refresh
         }
         // A failed driver does not keep the loop awake: its recovery asks for a frame.
-        needsFrame = animating || refresh
+        schedule.frameSent(at: now, animating: animating, dithering: refresh)
     }
 
-    /// Writes the targets; a failure is logged once and retried later, never fatal.
+    /// Writes the targets now; a failure is logged once and retried later, never fatal.
     func saveState(at now: Double) {
-        do {
-            try store.save(controller.saved)
-            stateDirty = false
-            nextSave = now + Daemon.saveInterval
-            if saveFailing { Log.info("state file \(store.path) written again") }
-            saveFailing = false
-        } catch {
-            if !saveFailing { Log.info("cannot save the state: \(error.description); retrying every \(Int(Daemon.saveRetry)) s") }
-            saveFailing = true
-            nextSave = now + Daemon.saveRetry
-        }
+        if let line = persistence.save(controller.saved, at: now) { Log.info(line) }
     }
 
     /// One blank frame, power off, socket removed, state saved; exit 0.
@@ -147,17 +109,11 @@ extension Daemon {
         Log.info("stopping on \(reason)")
         network.remote.close()
         network.stop()
-        let now = Posix.monotonicNow()
+        let now = MonotonicClock.seconds()
         output.show(session.blank(), at: now)
         power.setPower(false)
         inputs?.release()
-        for client in clients {
-            _ = client.flush()
-            close(client.fd)
-        }
-        clients = []
-        close(listener)
-        unlink(socketPath)
+        server.close(at: now)
         if stateDirty { saveState(at: now) }
         output.close()
         Log.info("stopped")

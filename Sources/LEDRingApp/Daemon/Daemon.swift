@@ -6,26 +6,13 @@ import LEDWire
 import RingRender
 
 /// `ledring run`: the service. One thread, one `poll(2)` loop over the signal pipe, the control
-/// socket, its clients and (with `--stdin`) standard input. The poll timeout is the time to the
-/// next due frame, state save or driver retry, and infinite when nothing is due, so an idle
-/// daemon never wakes up.
+/// socket, its clients and (with `--stdin`) standard input. It composes parts each built alone in
+/// a test: the pure `DaemonSchedule` (the poll timeout is the time to the next due frame, state
+/// save or driver retry, and infinite when nothing is due, so an idle daemon never wakes up), the
+/// `ClientServer` and `StatePersistence`, all on one syscall seam.
 final class Daemon {
-    /// Clients served at once; more are told so and closed.
-    static let maxClients = 32
-    /// Seconds a control client may stay connected without sending a request.
-    static let clientIdleTimeout = 30.0
-    /// When all `maxClients` places are taken, a client silent this long (seconds) gives its place
-    /// to a new one, so idle connections can never lock everyone out.
-    static let evictIdleAfter = 1.0
-    /// Shortest time between two state-file writes: at most four writes a second however fast
-    /// values change, and nothing acknowledged longer ago than this is lost by a power cut.
-    static let saveInterval = 0.25
-    /// Wait after a failed state write before trying again.
-    static let saveRetry = 5.0
-    /// Frame rate while only dithering needs frames: enough for the eye to average two levels,
-    /// far below an animation's.
-    static let ditherFPS = 25.0
-
+    /// The kernel, through the seam.
+    let system: any SystemCalls
     let options: DaemonOptions
     var config: DaemonConfig
     /// The output settings in force: the config's, overridden by the command line.
@@ -43,26 +30,30 @@ final class Daemon {
     var selectedRing: String
 
     let socketPath: String
-    let store: StateStore
+    /// The state file and when to write it.
+    var persistence: StatePersistence
+    var store: StateStore { persistence.store }
     let signals: SignalPipe
-    var listener: Int32 = -1
-    var clients: [ClientConnection] = []
-    /// Out of file descriptors: stop polling the listener (it would stay readable and spin the
-    /// loop) until a client leaves.
-    var acceptPaused = false
+    /// The control socket and its clients.
+    let server: ClientServer
     /// Standard input's unfinished line, while `--stdin` input is open.
     var stdinLines: LineBuffer?
     var stdinLineNumber = 0
     /// Bad standard input lines logged per minute (5 MB of junk must not become 5 MB of log).
     var stdinComplaints = ComplaintLimiter()
     let started: Double
-    var lastFrame = -Double.infinity
-    var needsFrame = true
-    var stateDirty = false
-    var nextSave = -Double.infinity
-    var saveFailing = false
-    /// Whether the picture is being refreshed only because dithered LEDs sit between levels.
-    var ditherRefreshing = false
+    /// When frames are due.
+    var schedule: DaemonSchedule
+    /// Whether another frame is wanted.
+    var needsFrame: Bool {
+        get { schedule.needsFrame }
+        set { schedule.needsFrame = newValue }
+    }
+    /// Whether the values changed since the last save; setting it asks for a save.
+    var stateDirty: Bool {
+        get { persistence.dirty }
+        set { if newValue { persistence.changed() } }
+    }
     /// Said once: the idle current alone is over budget.
     var overBudgetLogged = false
     /// Frames and errors of outputs replaced by reloads, so `status` counts since start.
@@ -76,7 +67,7 @@ final class Daemon {
     /// Frames per second: the command line's, else the config's.
     var fps: Double { options.fps ?? config.fps }
     /// Time between frames while animating: never shorter than the wire and latch need.
-    var frameInterval: Double { max(1 / fps, output.minimumFrameInterval) }
+    var frameInterval: Double { DaemonSchedule(fps: fps, wireInterval: output.minimumFrameInterval).frameInterval }
 
     /// Parses `run`'s arguments, starts the daemon and serves until SIGTERM or SIGINT.
     static func run(_ arguments: [String]) throws(CommandError) -> ExitCode {
@@ -89,7 +80,8 @@ final class Daemon {
     }
 
     /// Loads the config and state, opens the output and the socket.
-    init(options: DaemonOptions) throws(CommandError) {
+    init(options: DaemonOptions, system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) throws(CommandError) {
+        self.system = system
         self.options = options
         do throws(ConfigError) {
             if let path = options.configPath {
@@ -105,21 +97,23 @@ final class Daemon {
         let environment = ProcessInfo.processInfo.environment
         socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
                                               environment: environment, uid: getuid())
-        store = StateStore(path: DaemonPaths.state(option: options.statePath, config: config.statePath,
-                                                   environment: environment, uid: getuid()))
+        persistence = StatePersistence(store: StateStore(
+            path: DaemonPaths.state(option: options.statePath, config: config.statePath, environment: environment, uid: getuid()),
+            system: system))
         do {
-            signals = try SignalPipe()
+            signals = try SignalPipe(system: system)
         } catch {
             throw error.commandError
         }
-        let now = Posix.monotonicNow()
+        let now = MonotonicClock.seconds()
         started = now
+        schedule = DaemonSchedule(fps: options.fps ?? config.fps)
         controller = Controller(names: config.layout.rings.map(\.name), brightness: config.brightness)
-        switch store.load() {
+        switch persistence.store.load() {
         case .none: break
         case .state(let saved): controller.restore(saved, at: now)
         case .corrupt(let reason, let movedTo):
-            Log.info("state file \(store.path): \(reason); "
+            Log.info("state file \(persistence.store.path): \(reason); "
                      + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")
         }
         session = Daemon.makeSession(config: config, output: outputSettings, options: options)
@@ -137,8 +131,8 @@ final class Daemon {
         }
         do {
             network = NetworkFrontEnds(remote: try DaemonRemote(
-                names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true)))
-            listener = try Daemon.listen(on: socketPath, mode: config.socket.mode)
+                names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true), system: system))
+            server = try ClientServer(listeningOn: socketPath, mode: config.socket.mode, system: system)
         } catch {
             output.close()
             throw error.commandError
@@ -146,8 +140,7 @@ final class Daemon {
         do {
             try network.start(http: config.http, mqtt: config.mqtt)
         } catch {
-            close(listener)
-            unlink(socketPath)
+            server.close(at: now)
             output.close()
             throw error
         }
@@ -199,8 +192,8 @@ final class Daemon {
                      errors: earlierErrors + output.errorCount,
                      lastError: output.lastError, estimatedMilliamps: renderer.milliamps,
                      maxMilliamps: Int(renderer.limiter.maxMilliamps), limitScale: Double(renderer.scale),
-                     dithering: ditherRefreshing, animating: controller.isAnimating(at: now),
-                     clients: clients.count, uptime: now - started, config: options.configPath,
+                     dithering: schedule.ditherRefreshing, animating: controller.isAnimating(at: now),
+                     clients: server.clients.count, uptime: now - started, config: options.configPath,
                      http: network.httpAddress, mqttConnected: network.mqttConnected)
     }
 }

@@ -6,6 +6,12 @@ enum DaemonPaths {
     /// The service's state file (systemd `StateDirectory=ledring`).
     static let serviceState = "/var/lib/ledring/state.json"
 
+    /// The directory holding `path` ("." for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// The daemon's socket: `--socket`, the config, `$LEDRING_SOCKET`, `$XDG_RUNTIME_DIR/ledring.sock`,
     /// then `/run/ledring/ledring.sock` for root or `/tmp/ledring-UID.sock`.
     static func daemonSocket(option: String?, config: String?, environment: [String: String], uid: UInt32) -> String {

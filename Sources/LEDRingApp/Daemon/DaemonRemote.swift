@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import LEDSystem
 import LEDRingNet
 import RingRender
 import Synchronization
@@ -50,19 +51,26 @@ final class DaemonRemote: RingControl {
     /// The read end of the wake pipe, for the daemon's `poll`.
     let readEnd: Int32
     private let writeEnd: Int32
+    private let system: any SystemCalls
     private let shared: Mutex<Shared>
     private let observers = ObserverList()
 
     /// A remote for rings called `names`, showing `snapshot` until the loop publishes another.
-    init(names: [String], snapshot: RingSnapshot, applyWait: Double = DaemonRemote.applyWait) throws(SystemError) {
+    init(names: [String], snapshot: RingSnapshot, applyWait: Double = DaemonRemote.applyWait,
+         system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) throws(SystemError) {
         self.applyWait = applyWait
-        (readEnd, writeEnd) = try Posix.wakePipe("the network wake-up pipe")
+        self.system = system
+        do {
+            (readEnd, writeEnd) = try system.pipe(flags: O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            throw SystemError(operation: "creating", path: "the network wake-up pipe", code: error.rawValue)
+        }
         shared = Mutex(Shared(names: names, snapshot: snapshot))
     }
 
     deinit {
-        Glibc.close(readEnd)
-        Glibc.close(writeEnd)
+        try? system.close(readEnd)
+        try? system.close(writeEnd)
     }
 
     // MARK: RingControl (any thread)
@@ -125,7 +133,7 @@ final class DaemonRemote: RingControl {
     /// before the queue is taken, so a command queued in between wakes the loop again.
     func takeCommands() -> [Pending] {
         var buffer = [UInt8](repeating: 0, count: 256)
-        while let n = Posix.read(readEnd, into: &buffer), n > 0 {}
+        while case .data = system.readAvailable(readEnd, into: &buffer) {}
         return shared.withLock { s in
             defer { s.queue.removeAll() }
             return s.queue
@@ -190,9 +198,8 @@ final class DaemonRemote: RingControl {
             return s.waiting
         }
         guard let wait = accepted else { throw .unavailable("ledring is stopping; try again once it has restarted") }
-        var byte: UInt8 = 1
         // A full pipe (EAGAIN) already holds a wake-up; the loop drains the whole queue on one.
-        _ = Glibc.write(writeEnd, &byte, 1)
+        _ = system.sendAvailable(writeEnd, [1][...], socket: false)
         if wait { _ = pending.done.wait(timeout: .now() + applyWait) }
     }
 }

@@ -26,7 +26,7 @@ final class SimulatedOutput: FrameOutput {
     func show(_ frame: RenderedFrame, at now: Double) {
         let text = format.render(frame.described(index: framesSent, time: now - start), pixels: frame.pixels,
                                  layout: frame.layout)
-        _ = Posix.writeAll(STDOUT_FILENO, Array(text.utf8), socket: false)
+        Terminal.write(text)
         framesSent += 1
     }
 

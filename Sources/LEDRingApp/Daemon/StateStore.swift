@@ -95,10 +95,9 @@ struct StateStore: Sendable {
         guard let data = try? encoder.encode(state) else {
             throw SystemError(operation: "encoding the state for", path: path, code: EINVAL)
         }
-        let directory = Posix.directory(of: path)
-        if access(directory, F_OK) != 0 { Posix.makeDirectories(directory, mode: 0o755) }
-        var existing = stat()
-        if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFLNK {
+        let directory = DaemonPaths.directory(of: path)
+        if (try? system.access(directory, F_OK)) == nil { system.makeDirectories(directory, mode: 0o755) }
+        if let existing = try? system.lstat(path), !existing.isRegularFile, !existing.isSymbolicLink {
             throw SystemError(operation: "saving the state to", path: path, code: EEXIST,
                               fix: "that is not a regular file and is left alone; choose another --state")
         }

@@ -11,11 +11,6 @@ struct SystemError: Error, Sendable, CustomStringConvertible {
     /// What to do about it; empty when there is nothing better than the kernel's reason.
     var fix: String = ""
 
-    /// The error for the current `errno`.
-    static func current(_ operation: String, path: String, fix: String = "") -> SystemError {
-        SystemError(operation: operation, path: path, code: errno, fix: fix)
-    }
-
     /// "binding the control socket /run/ledring/ledring.sock: Permission denied; fix".
     var description: String {
         let reason = String(cString: strerror(code))

@@ -57,13 +57,10 @@ final class ConnectionTable: Sendable {
         self.idleTimeout = idleTimeout
     }
 
-    /// Seconds on a clock that never jumps.
-    static func now() -> Double { MonotonicClock.seconds() }
-
     /// A connection opened on `socket`; when that makes more than `limit`, the oldest connection
     /// that is only waiting (headers or idle) is cut. Returns how many are open.
     @discardableResult
-    func opened(_ key: UInt, socket: Int32, at now: Double = ConnectionTable.now()) -> Int {
+    func opened(_ key: UInt, socket: Int32, at now: Double = MonotonicClock.seconds()) -> Int {
         let copy = socket >= 0 ? fcntl(socket, F_DUPFD_CLOEXEC, 0) : -1
         return state.withLock { s in
             s.entries[key] = Entry(descriptor: copy, phase: .headers, since: now)
@@ -84,7 +81,7 @@ final class ConnectionTable: Sendable {
 
     /// A request's headers are in (its body may follow): true when it may be served, false when
     /// the server is full (answer 503).
-    func started(_ key: UInt, at now: Double = ConnectionTable.now()) -> Bool {
+    func started(_ key: UInt, at now: Double = MonotonicClock.seconds()) -> Bool {
         state.withLock { s in
             if s.entries[key] != nil {
                 s.entries[key]?.phase = .body
@@ -111,7 +108,7 @@ final class ConnectionTable: Sendable {
     }
 
     /// The request was answered; the connection may wait for another.
-    func finished(_ key: UInt, at now: Double = ConnectionTable.now()) {
+    func finished(_ key: UInt, at now: Double = MonotonicClock.seconds()) {
         state.withLock { s in
             if s.entries[key] != nil {
                 s.entries[key]?.phase = .idle
@@ -127,7 +124,7 @@ final class ConnectionTable: Sendable {
 
     /// Cuts every connection past its deadline; returns how many.
     @discardableResult
-    func sweep(at now: Double = ConnectionTable.now()) -> Int {
+    func sweep(at now: Double = MonotonicClock.seconds()) -> Int {
         state.withLock { s in
             var cut = 0
             for entry in s.entries.values {

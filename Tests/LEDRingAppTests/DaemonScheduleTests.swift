@@ -1,0 +1,91 @@
+import Glibc
+import LEDHardware
+import LEDRingTesting
+import Testing
+@testable import LEDRingApp
+
+/// The daemon's promises about time, on the pure schedule: an idle daemon never wakes, and two
+/// frames are never closer than the wire time plus latch of the driver, for every driver kind at
+/// the highest frame rate `--fps` accepts.
+@Suite struct DaemonScheduleTests {
+    /// The highest `--fps` (DaemonOptions, DaemonConfig: 1...240).
+    static let maxFPS = 240.0
+    static let ledCount = 1024
+
+    /// The wire time plus latch of `kind` driving `ledCount` LEDs, as the daemon learns it: from
+    /// the driver it opened (on a fake kernel, dumping the wire to a file).
+    static func wireInterval(_ kind: DriverKind) throws -> Double {
+        guard kind != .simulate else { return 0 }
+        let fake = FakeSystemCalls()
+        fake.addDirectory("/tmp")
+        var settings = DriverSettings(kind: kind, ledCount: ledCount)
+        settings.dumpPath = "/tmp/wire.bin"
+        let output = DriverOutput(name: kind.rawValue, device: nil) { () throws(HardwareError) -> LEDDriver in
+            try settings.makeDriver(system: fake)
+        }
+        try output.open(at: 0)
+        #expect(output.isUp, "\(kind) did not open")
+        return output.minimumFrameInterval
+    }
+
+    @Test func anIdleDaemonHasNoDeadline() {
+        var schedule = DaemonSchedule(fps: 30, wireInterval: 0.031)
+        schedule.frameSent(at: 100, animating: false, dithering: false)
+        #expect(!schedule.frameDue(at: 1e9))
+        #expect(schedule.pollTimeout(now: 100) == -1)
+        #expect(schedule.pollTimeout(now: 1e6) == -1)
+        // Nothing else pending either: nil deadlines add none.
+        #expect(schedule.pollTimeout(now: 100, save: nil, retry: nil, idleClient: nil, inputs: nil) == -1)
+    }
+
+    @Test func theFirstFrameIsDueAtOnce() {
+        let schedule = DaemonSchedule(fps: 30)
+        #expect(schedule.frameDue(at: 0))
+        #expect(schedule.pollTimeout(now: 0) == 0)
+    }
+
+    @Test(arguments: DriverKind.allCases)
+    func framesAreNeverCloserThanTheWireAllows(_ kind: DriverKind) throws {
+        let wire = try DaemonScheduleTests.wireInterval(kind)
+        if kind.clocklessChip != nil {
+            // 1024 WS2812/SK6812 LEDs are ~31 ms on the wire, far more than 1/240 s.
+            #expect(wire > 1 / DaemonScheduleTests.maxFPS)
+        }
+        var schedule = DaemonSchedule(fps: DaemonScheduleTests.maxFPS, wireInterval: wire)
+        var now = 0.0
+        var frames: [Double] = []
+        // An endless animation, with the loop also woken early by input at odd moments.
+        for step in 0..<2000 {
+            if schedule.frameDue(at: now) {
+                frames.append(now)
+                schedule.frameSent(at: now, animating: true, dithering: false)
+            }
+            let timeout = schedule.pollTimeout(now: now)
+            #expect(timeout >= 0, "an animating daemon must wake for its next frame")
+            let early = step % 3 == 0 ? Double(step % 7) * 0.0007 : .infinity
+            now += min(Double(timeout) / 1000, early)
+        }
+        #expect(frames.count > 10)
+        let shortest = zip(frames.dropFirst(), frames).map { $0 - $1 }.min() ?? .infinity
+        #expect(shortest >= wire, "\(kind): frames \(shortest) s apart, the wire needs \(wire) s")
+        #expect(shortest >= 1 / DaemonScheduleTests.maxFPS - 1e-9)
+    }
+
+    @Test func ditheringRefreshesSlowly() {
+        var schedule = DaemonSchedule(fps: 240)
+        schedule.frameSent(at: 10, animating: false, dithering: true)
+        #expect(schedule.nextFrame == 10 + 1 / DaemonSchedule.ditherFPS)
+        #expect(schedule.pollTimeout(now: 10) == 40)
+        schedule.frameSent(at: 10.04, animating: true, dithering: false)
+        #expect(schedule.pollTimeout(now: 10.04) == 5)  // 1/240 s, rounded up
+    }
+
+    @Test func theEarliestDeadlineWinsAndIsRoundedUp() {
+        var schedule = DaemonSchedule(fps: 30)
+        schedule.frameSent(at: 0, animating: false, dithering: false)
+        #expect(schedule.pollTimeout(now: 0, save: 0.2501) == 251)
+        #expect(schedule.pollTimeout(now: 0, save: 5, retry: 0.5, idleClient: 30, inputs: 2) == 500)
+        #expect(schedule.pollTimeout(now: 1, retry: 0.5) == 0)
+        #expect(schedule.pollTimeout(now: 0, idleClient: 1e7) == 3_600_000)
+    }
+}
