@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The package is split so that data flows one way: RingRender (pure maths) -> LEDWire (pure bytes)
-// -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring.
+// -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring;
+// LEDRingControl (the commands, their limits and the controller) is what every front end speaks.
 import Foundation
 import PackageDescription
 
@@ -56,7 +57,7 @@ let netSystemTargets: [Target] =
                                     providers: [.apt(["libmosquitto-dev"])])] : [])
     + (hasMicroHTTPD ? [.systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                                        providers: [.apt(["libmicrohttpd-dev"])])] : [])
-let netDependencies: [Target.Dependency] = ["RingRender", "LEDSystem"]
+let netDependencies: [Target.Dependency] = ["RingRender", "LEDRingControl", "LEDSystem"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =
     (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
@@ -69,6 +70,7 @@ let package = Package(
         .library(name: "RingRender", targets: ["RingRender"]),
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
+        .library(name: "LEDRingControl", targets: ["LEDRingControl"]),
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
         .library(name: "LEDRingTestSupport", targets: ["LEDRingTestSupport"]),
         .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
@@ -78,6 +80,10 @@ let package = Package(
         .target(name: "CMath"),
         .target(name: "RingRender", dependencies: ["CMath"]),
         .target(name: "LEDWire", dependencies: ["RingRender"]),
+        // The ring-control domain: the one command vocabulary, its limits and checks, the socket
+        // protocol's parsing, snapshots and the controller; the CLI, socket, MQTT and HTTP all go
+        // through it, so a command means and is checked the same whichever way it arrives.
+        .target(name: "LEDRingControl", dependencies: ["RingRender"]),
         .target(name: "CSpidev"),
         // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
@@ -88,7 +94,7 @@ let package = Package(
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingNetTesting"),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingNet"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
@@ -96,10 +102,11 @@ let package = Package(
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
-        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting", "LEDRingNetTesting"]),
+        .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "RingRender"]),
+        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingControl", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDRingControl", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import LEDRingNet
 import LEDRingNetTesting
 import RingRender

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LEDRingControl
 import RingRender
 
 /// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,

@@ -1,4 +1,5 @@
 import Glibc
+import LEDRingControl
 
 extension Daemon {
     /// Binds and listens on `path` with `mode`. A stale socket from a crashed daemon is replaced;

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import LEDRingControl
 import LEDRingNet
 import RingRender
 import Synchronization

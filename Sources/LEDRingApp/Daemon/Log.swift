@@ -1,4 +1,5 @@
 import Glibc
+import LEDRingControl
 import LEDRingNet
 
 /// One line per event on standard error (systemd's journal adds the time and the unit).

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import RingRender
 
 /// The JSON API and the page, as a pure function of a request and a `RingControl`; the server

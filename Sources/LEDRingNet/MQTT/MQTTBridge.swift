@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import Synchronization
 
 /// Rings on MQTT (libmosquitto): commands in, retained state out, availability by last will,

@@ -1,3 +1,4 @@
+import LEDRingControl
 /// A request that arrived over MQTT, parsed from its topic and payload.
 public enum MQTTCommand: Equatable, Sendable {
     /// `<base>/<ring>/set`.

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).

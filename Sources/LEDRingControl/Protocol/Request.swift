@@ -1,9 +1,8 @@
-import LEDRingNet
 import Foundation
 import RingRender
 
 /// One control request, from the socket, standard input or the client commands.
-enum Request: Equatable, Sendable {
+public enum Request: Equatable, Sendable {
     /// Head for new values on one or several rings (in the order given).
     case set(values: [RingValueUpdate], duration: Double, curve: Curve)
     /// The shown and target values.
@@ -20,27 +19,33 @@ enum Request: Equatable, Sendable {
     case status
 
     /// A ring's new value.
-    struct RingValueUpdate: Equatable, Sendable {
+    public struct RingValueUpdate: Equatable, Sendable {
         /// The ring's name.
-        var ring: String
+        public var ring: String
         /// Its value (1 = one lap), finite, 0…100.
-        var value: Double
+        public var value: Double
+
+        /// A ring and its value.
+        public init(ring: String, value: Double) {
+            self.ring = ring
+            self.value = value
+        }
     }
 
     /// Longest request line the daemon reads; longer lines get an error reply.
-    static let maxLineBytes = 64 * 1024
+    public static let maxLineBytes = 64 * 1024
     /// Largest value: 100 laps (10 000 %).
-    static let maxValue = ProgressText.maxValue
+    public static let maxValue = ProgressText.maxValue
     /// Longest transition, seconds.
-    static let maxDuration = ProgressText.maxDuration
+    public static let maxDuration = ProgressText.maxDuration
     /// How long `reset` takes when no duration is given.
-    static let defaultResetDuration = 1.0
+    public static let defaultResetDuration = 1.0
     /// The verbs, for messages.
-    static let verbs = "set, get, reset, spin, stop, brightness, status"
+    public static let verbs = "set, get, reset, spin, stop, brightness, status"
 
     /// Parses one line: a JSON object when it starts with `{`, else the text form
     /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).
-    static func parse(_ line: String) throws(RequestError) -> Request {
+    public static func parse(_ line: String) throws(RequestError) -> Request {
         // A byte order mark some editors and Windows tools put first is not part of the request.
         let unmarked = line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
         let trimmed = unmarked.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -50,7 +55,7 @@ enum Request: Equatable, Sendable {
     }
 
     /// A progress value from text: a fraction (`0.8`) or a percentage (`80%`).
-    static func value(_ text: String, for ring: String) throws(RequestError) -> Double {
+    public static func value(_ text: String, for ring: String) throws(RequestError) -> Double {
         guard let value = ProgressText.parse(text) else {
             throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
@@ -58,7 +63,7 @@ enum Request: Equatable, Sendable {
     }
 
     /// `value` when it is finite and within 0…100 laps.
-    static func checked(_ value: Double, for ring: String, shown: String? = nil) throws(RequestError) -> Double {
+    public static func checked(_ value: Double, for ring: String, shown: String? = nil) throws(RequestError) -> Double {
         let text = shown ?? "\(value)"
         guard value.isFinite else {
             throw RequestError("\(ring) \(text): must be a finite number; give a fraction like 0.8 or a percentage like 80%")
@@ -69,21 +74,21 @@ enum Request: Equatable, Sendable {
         return value
     }
 
-    static func duration(_ value: Double?, text: String) throws(RequestError) -> Double {
+    public static func duration(_ value: Double?, text: String) throws(RequestError) -> Double {
         guard let value, value.isFinite, value >= 0, value <= maxDuration else {
             throw RequestError("duration \(Request.shown(text)): must be seconds from 0 to 3600, e.g. 1.5")
         }
         return value
     }
 
-    static func curve(_ text: String) throws(RequestError) -> Curve {
+    public static func curve(_ text: String) throws(RequestError) -> Curve {
         guard let curve = Curve(rawValue: text) else {
             throw RequestError("curve \"\(Request.shown(text))\": unknown; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return curve
     }
 
-    static func brightness(_ value: Double, text: String) throws(RequestError) -> Request {
+    public static func brightness(_ value: Double, text: String) throws(RequestError) -> Request {
         guard value.isFinite, value >= 0, value <= 1 else {
             throw RequestError("brightness \(Request.shown(text)): must be 0…1 (or 0%…100%)")
         }
@@ -94,5 +99,5 @@ enum Request: Equatable, Sendable {
 extension Request {
     /// Text from the request as echoed in a reply: control characters escaped, at most 40
     /// characters (a 10 KB value is not sent back whole).
-    static func shown(_ text: String) -> String { LogText.escaped(text, limit: 40) }
+    public static func shown(_ text: String) -> String { LogText.escaped(text, limit: 40) }
 }

@@ -1,14 +1,21 @@
 /// The values written to the state file: what a restart puts back.
-struct SavedState: Codable, Equatable, Sendable {
+public struct SavedState: Codable, Equatable, Sendable {
     /// Target value per ring name.
-    var rings: [String: Double]
+    public var rings: [String: Double]
     /// Rings showing the spinner.
-    var spinning: [String]
+    public var spinning: [String]
     /// Overall light, 0…1, when it was changed at run time.
-    var brightness: Double?
+    public var brightness: Double?
+
+    /// Saved values.
+    public init(rings: [String: Double], spinning: [String], brightness: Double?) {
+        self.rings = rings
+        self.spinning = spinning
+        self.brightness = brightness
+    }
 
     /// Why a decoded state cannot be used, or nil when every value is in range.
-    var problem: String? {
+    public var problem: String? {
         for (name, value) in rings.sorted(by: { $0.key < $1.key })
         where !value.isFinite || value < 0 || value > Request.maxValue {
             return "ring \(name) has value \(value), outside 0…100"

@@ -1,7 +1,7 @@
 import Foundation
 import RingRender
 import Testing
-@testable import LEDRingApp
+@testable import LEDRingControl
 
 @Suite struct RequestTests {
     typealias Update = Request.RingValueUpdate

@@ -1,4 +1,4 @@
-import LEDRingNet
+import LEDRingControl
 import RingRender
 import Testing
 

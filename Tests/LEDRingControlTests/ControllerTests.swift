@@ -1,6 +1,6 @@
 import RingRender
 import Testing
-@testable import LEDRingApp
+@testable import LEDRingControl
 
 @Suite struct ControllerTests {
     let status = StatusReport(driver: "test", device: nil, driverUp: true, leds: 52, fps: 30, frameInterval: 1.0 / 30,

@@ -1,9 +1,8 @@
 import Foundation
-import LEDRingNet
 import RingRender
 
 extension Request {
-    static let jsonKeys: [String: [String]] = [
+    public static let jsonKeys: [String: [String]] = [
         "set": ["verb", "rings", "duration", "curve"],
         "get": ["verb"],
         "reset": ["verb", "duration", "curve"],
@@ -15,7 +14,7 @@ extension Request {
 
     /// `{"verb":"set","rings":{"move":0.8},"duration":1.5,"curve":"easeInOut"}`,
     /// `{"verb":"spin","rings":["stand"]}`, `{"verb":"brightness","value":0.5}`, `{"verb":"get"}`.
-    static func parseJSON(_ line: String) throws(RequestError) -> Request {
+    public static func parseJSON(_ line: String) throws(RequestError) -> Request {
         let document: JSONValue
         do throws(JSONSyntax.Problem) {
             try JSONSyntax.check(Array(line.utf8))

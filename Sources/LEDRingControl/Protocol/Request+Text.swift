@@ -4,7 +4,7 @@ extension Request {
     /// The short text form for shell use: `set move 0.8 [exercise 40%] [duration 1.5] [curve spring]`
     /// (`move=0.8` works too), `get`, `reset [duration S] [curve C]`, `spin RING…`, `stop [RING…]`,
     /// `brightness 0.5`, `status`.
-    static func parseText(_ line: String) throws(RequestError) -> Request {
+    public static func parseText(_ line: String) throws(RequestError) -> Request {
         var words: [String] = []
         for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
             // `move=0.8` is the same as `move 0.8`, as on the client's command line.

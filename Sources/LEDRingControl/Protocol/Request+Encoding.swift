@@ -1,6 +1,6 @@
 extension Request {
     /// The request as one JSON line (without the newline), as the client sends it.
-    var jsonLine: String {
+    public var jsonLine: String {
         func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ",") + "]" }
         switch self {
         case .set(let values, let duration, let curve):
