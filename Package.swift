@@ -89,11 +89,13 @@ let package = Package(
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
         .target(name: "LEDSystem", dependencies: ["CSpidev"]),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
-        // Test support in three parts, so a test links only what it uses: pure helpers, kernel
-        // fakes, and the broker/browser/CA harness of the network tests.
+        // Test support in four parts, so a test links only what it uses: pure helpers, kernel
+        // fakes, the broker/browser/CA harness of the network tests, and the ring-control double.
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingNetTesting"),
+        // The real controller behind a test clock, recording what the front ends sent.
+        .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
@@ -102,11 +104,11 @@ let package = Package(
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
-        .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "RingRender"]),
-        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingControl", "LEDRingTesting", "LEDRingNetTesting"]),
+        .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "RingRender"]),
+        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingControl", "LEDRingControlTesting", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDRingControl", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -119,8 +119,9 @@ extension Daemon {
             let outcome = controller.apply(request, at: now, status: { status(at: now) })
             if outcome.changed {
                 needsFrame = true
-                stateDirty = true
+                if case .power = request {} else { stateDirty = true }
             }
+            followPower(at: now, by: "socket request")
             return outcome.reply.jsonLine
         }
     }

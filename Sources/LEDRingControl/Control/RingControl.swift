@@ -1,25 +1,17 @@
 import RingRender
 
-/// What the network front ends (MQTT, HTTP) need from whoever owns the rings: the socket verbs,
-/// a snapshot of what is shown, and change notifications. The daemon conforms; tests use
-/// `InMemoryRingControl`.
+/// What the network front ends (MQTT, HTTP) need from whoever owns the rings: one entry for
+/// every command (`submit`, the same `Request` the socket speaks), a snapshot of what is shown,
+/// and change notifications. The daemon conforms (`DaemonRemote`); tests use the real
+/// `Controller` behind `RecordingRingControl` in LEDRingControlTesting.
 ///
 /// Every method may be called from any thread (libmosquitto's and libmicrohttpd's threads call
-/// in), and a refused request changes nothing.
-public protocol RingControl: Sendable {
-    /// Heads each named ring for its value (1 = one lap) over `duration` seconds (nil: jump) with
-    /// `curve` (nil: the default); checks every name and value before changing anything.
-    func set(_ values: [String: Double], duration: Double?, curve: Curve?) throws(ControlError)
-    /// Every ring back to 0 with its spinner stopped.
-    func reset()
-    /// Starts the indeterminate spinner on `ring`.
-    func spin(_ ring: String) throws(ControlError)
-    /// Stops the spinner on `ring`; it shows its value again.
-    func stop(_ ring: String) throws(ControlError)
-    /// Overall brightness, 0…1.
-    func setBrightness(_ brightness: Double) throws(ControlError)
-    /// Turns the LEDs on or off (off keeps the values for when they come back on).
-    func setPower(_ on: Bool)
+/// in), and a refused request changes nothing. Class-bound, so `any RingControl` also works where
+/// only class existentials do (Embedded Swift).
+public protocol RingControl: AnyObject, Sendable {
+    /// Checks `request` against the rings (`Request.validate(rings:)`) and carries it out; throws
+    /// without changing anything when it is refused.
+    func submit(_ request: Request) throws(RequestError)
     /// What is shown now.
     func snapshot() -> RingSnapshot
     /// Calls `observer` with a fresh snapshot after every change (from any thread, and without
@@ -29,4 +21,12 @@ public protocol RingControl: Sendable {
     func addObserver(_ observer: @escaping @Sendable (RingSnapshot) -> Void) -> ObserverID
     /// Stops calling an observer.
     func removeObserver(_ id: ObserverID)
+}
+
+extension RingControl {
+    /// Every ring back to 0 at once, spinners stopped (what the network's `reset` means: the
+    /// daemon's reply to it shows the rings already at 0).
+    public func reset() throws(RequestError) {
+        try submit(.reset(duration: 0, curve: .easeInOut))
+    }
 }

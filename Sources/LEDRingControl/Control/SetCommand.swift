@@ -5,10 +5,6 @@ import RingRender
 /// 1 = one lap), a percentage (`80%`), or JSON `{"value":0.8,"duration":1,"curve":"spring"}`
 /// (`value` may also be a percentage string).
 public struct SetCommand: Equatable, Sendable {
-    /// Largest value accepted: 100 laps, as on the command line.
-    public static let maxValue = ProgressText.maxValue
-    /// Longest transition accepted, seconds.
-    public static let maxDuration = ProgressText.maxDuration
     /// Longest payload parsed; anything longer is refused unread.
     public static let maxPayloadBytes = 16 * 1024
 
@@ -29,8 +25,13 @@ public struct SetCommand: Equatable, Sendable {
     /// Keys a JSON payload may have.
     public static let keys = ["value", "duration", "curve"]
 
-    /// Parses a payload in any of the three forms.
-    public static func parse(_ bytes: [UInt8]) throws(PayloadError) -> SetCommand {
+    /// The request this command makes of `ring` (a jump and the default curve unless given).
+    public func request(ring: String) -> Request {
+        .set(values: [Request.RingValueUpdate(ring: ring, value: value)], duration: duration ?? 0, curve: curve ?? .easeInOut)
+    }
+
+    /// Parses a payload in any of the three forms; `ring` names the value in messages.
+    public static func parse(_ bytes: [UInt8], ring: String = "value") throws(PayloadError) -> SetCommand {
         guard bytes.count <= maxPayloadBytes else {
             throw PayloadError("payload is \(bytes.count) bytes; at most \(maxPayloadBytes) are read")
         }
@@ -40,52 +41,51 @@ public struct SetCommand: Equatable, Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{") {
             let object = try JSONObject.parse(Array(trimmed.utf8))
-            return try parse(object: object)
+            return try parse(object: object, ring: ring)
         }
-        return SetCommand(value: try parseValue(trimmed, name: "value"))
+        return SetCommand(value: try parseValue(trimmed, name: ring))
     }
 
     /// Parses a payload given as text.
-    public static func parse(_ text: String) throws(PayloadError) -> SetCommand {
-        try parse(Array(text.utf8))
+    public static func parse(_ text: String, ring: String = "value") throws(PayloadError) -> SetCommand {
+        try parse(Array(text.utf8), ring: ring)
     }
 
     /// Reads a command from an already-parsed JSON object, refusing unknown keys (usually typos).
-    public static func parse(object: JSONObject) throws(PayloadError) -> SetCommand {
+    public static func parse(object: JSONObject, ring: String = "value") throws(PayloadError) -> SetCommand {
         try object.onlyKeys(keys)
         guard let raw = object["value"] else {
             throw PayloadError("JSON has no \"value\"; send {\"value\":0.8} (1 = one lap) or {\"value\":\"80%\"}")
         }
-        var command = SetCommand(value: try parseValue(raw, name: "value"))
+        var command = SetCommand(value: try parseValue(raw, name: ring))
         if let d = object["duration"] {
-            guard let seconds = d as? Double, seconds.isFinite, (0...maxDuration).contains(seconds) else {
-                throw PayloadError("\"duration\": \(JSONObject.show(d)) must be seconds in 0…\(Int(maxDuration))")
-            }
-            command.duration = seconds
+            command.duration = try Request.checkedDuration(d as? Double, shown: JSONObject.show(d))
         }
         if let c = object["curve"] {
-            guard let name = c as? String, let curve = Curve(rawValue: name) else {
-                throw PayloadError("\"curve\": \(JSONObject.show(c)) is not a curve; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let name = c as? String else {
+                throw PayloadError("curve \(JSONObject.show(c)): must be a string like \"spring\"")
             }
-            command.curve = curve
+            command.curve = try Request.curve(name)
         }
         return command
     }
 
-    /// A value from a number or a `80%` string, checked against 0…`maxValue`.
-    public static func parseValue(_ raw: Any, name: String, max: Double = maxValue) throws(PayloadError) -> Double {
-        var number: Double?
-        if let n = raw as? Double {
-            number = n
-        } else if let text = raw as? String {
-            number = ProgressText.parse(text)
+    /// A value from a number or a `80%` string, read and checked as the socket reads one
+    /// (`Request.value`, `Request.checkedValue`), so the same mistake gets the same answer.
+    public static func parseValue(_ raw: Any, name: String) throws(PayloadError) -> Double {
+        if let text = raw as? String { return try Request.value(text, for: name) }
+        guard let number = raw as? Double else {
+            throw PayloadError("\(Request.shown(name)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
-        guard let value = number else {
-            throw PayloadError("\(name) \(JSONObject.show(raw)) is not a number; send 0.8 (1 = one lap) or 80%")
+        return try Request.checkedValue(number, ring: name, shown: JSONObject.show(number))
+    }
+
+    /// A brightness from a number or a `50%` string, read and checked as the socket reads one.
+    public static func parseBrightness(_ raw: Any) throws(PayloadError) -> Double {
+        if let text = raw as? String { return try Request.brightnessValue(text) }
+        guard let number = raw as? Double else {
+            throw PayloadError("brightness \(JSONObject.show(raw)): not a number; give 0…1 or 0%…100%")
         }
-        guard value.isFinite, (0...max).contains(value) else {
-            throw PayloadError("\(name) \(JSONObject.show(raw)) is out of range; give 0…\(JSONObject.show(max)) or 0%…\(JSONObject.show(max * 100))%")
-        }
-        return value
+        return try Request.checkedBrightness(number, shown: JSONObject.show(number))
     }
 }

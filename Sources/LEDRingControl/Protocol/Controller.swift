@@ -3,7 +3,8 @@ import RingRender
 /// Applies requests to the rings' states at a time the caller passes in: the pure heart of the
 /// daemon, so every verb is tested without sockets or clocks.
 ///
-/// A request is checked whole before anything changes, so a bad request changes nothing.
+/// A request is checked whole (`Request.validate(rings:)`, the one check every front end shares)
+/// before anything changes, so a bad request changes nothing.
 public struct Controller: Sendable {
     /// The rings' names, in chain order.
     public private(set) var names: [String]
@@ -15,6 +16,8 @@ public struct Controller: Sendable {
     /// config: only such a value is saved, so editing the config's brightness is not overruled
     /// by a stale state file.
     public private(set) var brightnessSetAtRunTime = false
+    /// Whether the LEDs are lit; off shows black whatever the values (which are kept).
+    public private(set) var power = true
 
     /// What applying a request did.
     public struct Outcome: Equatable, Sendable {
@@ -48,12 +51,11 @@ public struct Controller: Sendable {
 
     private mutating func perform(_ request: Request, at t: Double,
                                   status: () -> StatusReport) throws(RequestError) -> Outcome {
+        try request.validate(rings: names)
         switch request {
         case .set(let values, let duration, let curve):
-            let indices = try values.map { (update) throws(RequestError) in try index(of: update.ring) }
-            for (i, update) in zip(indices, values) {
-                let value = try Request.checked(update.value, for: update.ring)
-                states[i].set(value, at: t, duration: duration, curve: curve)
+            for update in values {
+                states[try Request.index(of: update.ring, in: names)].set(update.value, at: t, duration: duration, curve: curve)
             }
         case .get:
             return Outcome(reply: report(at: t), changed: false)
@@ -62,27 +64,24 @@ public struct Controller: Sendable {
                 states[i].set(0, at: t, duration: duration, curve: curve)
             }
         case .spin(let rings):
-            let indices = try rings.map { (name) throws(RequestError) in try index(of: name) }
-            for i in indices { states[i].spin(at: t) }
+            for name in rings { states[try Request.index(of: name, in: names)].spin(at: t) }
         case .stop(let rings):
-            let indices = rings.isEmpty ? Array(states.indices)
-                : try rings.map { (name) throws(RequestError) in try index(of: name) }
-            for i in indices { states[i].stopSpinning() }
+            if rings.isEmpty {
+                for i in states.indices { states[i].stopSpinning() }
+            }
+            for name in rings { states[try Request.index(of: name, in: names)].stopSpinning() }
         case .brightness(let value):
-            guard value.isFinite, value >= 0, value <= 1 else { throw RequestError("brightness \(value): must be 0…1") }
             brightness = value
             brightnessSetAtRunTime = true
+        case .power(let on):
+            // Not saved: a restart comes back lit, as the supply does.
+            let changed = on != power
+            power = on
+            return Outcome(reply: report(at: t), changed: changed)
         case .status:
             return Outcome(reply: .status(status()), changed: false)
         }
         return Outcome(reply: report(at: t), changed: true)
-    }
-
-    private func index(of ring: String) throws(RequestError) -> Int {
-        guard let i = names.firstIndex(of: ring) else {
-            throw RequestError("no ring called \"\(Request.shown(ring))\"; the rings are \(names.joined(separator: ", "))")
-        }
-        return i
     }
 
     /// Every ring's shown and target value at `t`.
@@ -127,6 +126,7 @@ public struct Controller: Sendable {
     public func carried(to newNames: [String], brightness newBrightness: Double? = nil) -> Controller {
         var next = Controller(names: newNames, brightness: newBrightness ?? brightness)
         next.brightnessSetAtRunTime = newBrightness == nil && brightnessSetAtRunTime
+        next.power = power
         for (i, name) in newNames.enumerated() {
             if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
         }

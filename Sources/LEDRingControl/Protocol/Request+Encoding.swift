@@ -15,6 +15,7 @@ extension Request {
         case .stop(let rings): return JSONText.object([("verb", "\"stop\""), ("rings", list(rings))])
         case .brightness(let value): return JSONText.object([("verb", "\"brightness\""), ("value", JSONText.number(value))])
         case .status: return #"{"verb":"status"}"#
+        case .power(let on): return JSONText.object([("verb", "\"power\""), ("on", on ? "true" : "false")])
         }
     }
 }

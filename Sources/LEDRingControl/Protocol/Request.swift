@@ -1,7 +1,9 @@
 import Foundation
 import RingRender
 
-/// One control request, from the socket, standard input or the client commands.
+/// One command for the rings: the single vocabulary every front end speaks. The socket and the
+/// client commands parse it from text or JSON, HTTP and MQTT build it from their routes and
+/// payloads, the GPIO knob and button make it directly; `Controller.apply` carries it out.
 public enum Request: Equatable, Sendable {
     /// Head for new values on one or several rings (in the order given).
     case set(values: [RingValueUpdate], duration: Double, curve: Curve)
@@ -17,6 +19,8 @@ public enum Request: Equatable, Sendable {
     case brightness(Double)
     /// Driver, frame rate, current, frames and errors.
     case status
+    /// LEDs on or off; off shows black and switches the supply off, the values are kept.
+    case power(Bool)
 
     /// A ring's new value.
     public struct RingValueUpdate: Equatable, Sendable {
@@ -34,14 +38,10 @@ public enum Request: Equatable, Sendable {
 
     /// Longest request line the daemon reads; longer lines get an error reply.
     public static let maxLineBytes = 64 * 1024
-    /// Largest value: 100 laps (10 000 %).
-    public static let maxValue = ProgressText.maxValue
-    /// Longest transition, seconds.
-    public static let maxDuration = ProgressText.maxDuration
     /// How long `reset` takes when no duration is given.
     public static let defaultResetDuration = 1.0
     /// The verbs, for messages.
-    public static let verbs = "set, get, reset, spin, stop, brightness, status"
+    public static let verbs = "set, get, reset, spin, stop, brightness, power, status"
 
     /// Parses one line: a JSON object when it starts with `{`, else the text form
     /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).
@@ -53,51 +53,23 @@ public enum Request: Equatable, Sendable {
         if trimmed.hasPrefix("{") { return try parseJSON(trimmed) }
         return try parseText(trimmed)
     }
-
-    /// A progress value from text: a fraction (`0.8`) or a percentage (`80%`).
-    public static func value(_ text: String, for ring: String) throws(RequestError) -> Double {
-        guard let value = ProgressText.parse(text) else {
-            throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
-        }
-        return try checked(value, for: ring, shown: text)
-    }
-
-    /// `value` when it is finite and within 0…100 laps.
-    public static func checked(_ value: Double, for ring: String, shown: String? = nil) throws(RequestError) -> Double {
-        let text = shown ?? "\(value)"
-        guard value.isFinite else {
-            throw RequestError("\(ring) \(text): must be a finite number; give a fraction like 0.8 or a percentage like 80%")
-        }
-        guard value >= 0, value <= maxValue else {
-            throw RequestError("\(ring) \(text): must be 0…100 (0 % to 10 000 %)")
-        }
-        return value
-    }
-
-    public static func duration(_ value: Double?, text: String) throws(RequestError) -> Double {
-        guard let value, value.isFinite, value >= 0, value <= maxDuration else {
-            throw RequestError("duration \(Request.shown(text)): must be seconds from 0 to 3600, e.g. 1.5")
-        }
-        return value
-    }
-
-    public static func curve(_ text: String) throws(RequestError) -> Curve {
-        guard let curve = Curve(rawValue: text) else {
-            throw RequestError("curve \"\(Request.shown(text))\": unknown; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return curve
-    }
-
-    public static func brightness(_ value: Double, text: String) throws(RequestError) -> Request {
-        guard value.isFinite, value >= 0, value <= 1 else {
-            throw RequestError("brightness \(Request.shown(text)): must be 0…1 (or 0%…100%)")
-        }
-        return .brightness(value)
-    }
 }
 
 extension Request {
     /// Text from the request as echoed in a reply: control characters escaped, at most 40
     /// characters (a 10 KB value is not sent back whole).
     public static func shown(_ text: String) -> String { LogText.escaped(text, limit: 40) }
+
+    /// A number as a message shows it: without a needless `.0` (`24`, not `24.0`).
+    public static func shown(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+
+    /// A `set` of `values` (ring name to value, applied in name order), for front ends that
+    /// receive a map of rings: unchecked, for `validate(rings:)` or `Controller.apply`.
+    public static func set(_ values: [String: Double], duration: Double = 0, curve: Curve = .easeInOut) -> Request {
+        .set(values: values.sorted { $0.key < $1.key }.map { RingValueUpdate(ring: $0.key, value: $0.value) },
+             duration: duration, curve: curve)
+    }
 }
