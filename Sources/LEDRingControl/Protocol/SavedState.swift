@@ -16,11 +16,14 @@ public struct SavedState: Codable, Equatable, Sendable {
 
     /// Why a decoded state cannot be used, or nil when every value is in range.
     public var problem: String? {
-        for (name, value) in rings.sorted(by: { $0.key < $1.key })
-        where !value.isFinite || value < 0 || value > Request.maxValue {
-            return "ring \(name) has value \(value), outside 0…100"
+        // The limits every request is held to, so a hand-edited file cannot restore what no
+        // front end would accept.
+        do throws(RequestError) {
+            for (name, value) in rings.sorted(by: { $0.key < $1.key }) { _ = try Request.checkedValue(value, ring: name) }
+            if let b = brightness { _ = try Request.checkedBrightness(b) }
+        } catch {
+            return error.message
         }
-        if let b = brightness, !(b >= 0 && b <= 1) { return "brightness \(b) is outside 0…1" }
         return nil
     }
 }
