@@ -65,7 +65,7 @@ import Testing
         try control.submit(.spin(rings: ["stand"]))
         try control.reset()
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 && $0.value == 0 && !$0.spinning })
-        #expect(control.commands.last == .reset(duration: 0, curve: .easeInOut))
+        #expect(control.commands.last == .resetAtOnce)
     }
 
     @Test func observersHearEveryChangeUntilRemoved() throws {

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func refusesOversizedAndNonUTF8Payloads() {
-        #expect(throws: PayloadError.self) { try SetCommand.parse([UInt8](repeating: 0x31, count: SetCommand.maxPayloadBytes + 1)) }
-        #expect(throws: PayloadError.self) { try SetCommand.parse([0xff, 0xfe]) }
+        #expect(throws: RequestError.self) { try SetCommand.parse([UInt8](repeating: 0x31, count: SetCommand.maxPayloadBytes + 1)) }
+        #expect(throws: RequestError.self) { try SetCommand.parse([0xff, 0xfe]) }
     }
 }

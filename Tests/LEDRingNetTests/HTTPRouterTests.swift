@@ -33,7 +33,7 @@ import Testing
         #expect(control.commands == [
             .set(["move": 0.5], duration: 1, curve: .spring), .set(["stand": 0.8]),
             .set(["exercise": 1.2, "move": 0.1]), .spin(rings: ["stand"]), .stop(rings: ["stand"]),
-            .brightness(0.25), .power(false), .reset(duration: 0, curve: .easeInOut),
+            .brightness(0.25), .power(false), .resetAtOnce,
         ])
     }
 

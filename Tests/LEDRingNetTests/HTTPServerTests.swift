@@ -36,7 +36,7 @@ struct HTTPServerTests {
         #expect(try JSONDecoder().decode(RingSnapshot.self, from: Data(set.body.utf8)).ring(named: "move")?.target == 0.75)
         let reset = try LoopbackHTTP.request(port: server.port, "POST", "/api/reset")
         #expect(reset.status == 200)
-        #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .reset(duration: 0, curve: .easeInOut)])
+        #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .resetAtOnce])
     }
 
     @Test func malformedJSONUnknownRingsWrongMethodsAndTraversal() throws {

@@ -19,7 +19,7 @@ import Testing
         }
         #expect(try requests("ledring/desk/move/set", "80%") == [.set(["move": 0.8])])
         #expect(try requests("ledring/all/move/set", #"{"value":1.2,"curve":"spring"}"#) == [.set(["move": 1.2], curve: .spring)])
-        #expect(try requests("ledring/desk/reset", "") == [.reset(duration: 0, curve: .easeInOut)])
+        #expect(try requests("ledring/desk/reset", "") == [.resetAtOnce])
         #expect(try requests("ledring/desk/spin", "stand") == [.spin(rings: ["stand"])])
         #expect(try requests("ledring/desk/brightness", "40%") == [.brightness(0.4)])
         #expect(try requests("ledring/desk/power", "OFF") == [.power(false)])

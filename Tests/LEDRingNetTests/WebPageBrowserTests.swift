@@ -57,7 +57,7 @@ struct WebPageBrowserTests {
 
         // Reset all.
         try browser.evaluate("document.getElementById('reset').click(); true")
-        #expect(eventually { control.commands.last == .reset(duration: 0, curve: .easeInOut) })
+        #expect(eventually { control.commands.last == .resetAtOnce })
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 })
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
     }
@@ -101,6 +101,6 @@ struct WebPageBrowserTests {
         try browser.open("http://localhost:\(server.port)/")
         #expect(eventually { (try? browser.evaluate("document.querySelectorAll('input[type=range]').length")) as? Int == 3 })
         try browser.evaluate("document.getElementById('reset').click(); true")
-        #expect(eventually { control.commands == [.reset(duration: 0, curve: .easeInOut)] })
+        #expect(eventually { control.commands == [.resetAtOnce] })
     }
 }

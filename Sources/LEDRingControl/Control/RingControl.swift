@@ -24,9 +24,8 @@ public protocol RingControl: AnyObject, Sendable {
 }
 
 extension RingControl {
-    /// Every ring back to 0 at once, spinners stopped (what the network's `reset` means: the
-    /// daemon's reply to it shows the rings already at 0).
+    /// Every ring back to 0 at once, spinners stopped (`Request.resetAtOnce`, the network's reset).
     public func reset() throws(RequestError) {
-        try submit(.reset(duration: 0, curve: .easeInOut))
+        try submit(.resetAtOnce)
     }
 }

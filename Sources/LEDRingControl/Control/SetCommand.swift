@@ -31,14 +31,14 @@ public struct SetCommand: Equatable, Sendable {
     }
 
     /// Parses a payload in any of the three forms; `ring` names the value in messages.
-    public static func parse(_ bytes: [UInt8], ring: String = "value") throws(PayloadError) -> SetCommand {
+    public static func parse(_ bytes: [UInt8], ring: String = "value") throws(RequestError) -> SetCommand {
         guard bytes.count <= maxPayloadBytes else {
-            throw PayloadError("payload is \(bytes.count) bytes; at most \(maxPayloadBytes) are read")
+            throw RequestError("payload is \(bytes.count) bytes; at most \(maxPayloadBytes) are read")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PayloadError("payload is not UTF-8 text; send a number like 0.8, 80% or JSON {\"value\":0.8}")
+            throw RequestError("payload is not UTF-8 text; send a number like 0.8, 80% or JSON {\"value\":0.8}")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Whitespace.trimmed(text)
         if trimmed.hasPrefix("{") {
             let object = try JSONObject.parse(Array(trimmed.utf8))
             return try parse(object: object, ring: ring)
@@ -47,15 +47,15 @@ public struct SetCommand: Equatable, Sendable {
     }
 
     /// Parses a payload given as text.
-    public static func parse(_ text: String, ring: String = "value") throws(PayloadError) -> SetCommand {
+    public static func parse(_ text: String, ring: String = "value") throws(RequestError) -> SetCommand {
         try parse(Array(text.utf8), ring: ring)
     }
 
     /// Reads a command from an already-parsed JSON object, refusing unknown keys (usually typos).
-    public static func parse(object: JSONObject, ring: String = "value") throws(PayloadError) -> SetCommand {
+    public static func parse(object: JSONObject, ring: String = "value") throws(RequestError) -> SetCommand {
         try object.onlyKeys(keys)
         guard let raw = object["value"] else {
-            throw PayloadError("JSON has no \"value\"; send {\"value\":0.8} (1 = one lap) or {\"value\":\"80%\"}")
+            throw RequestError("JSON has no \"value\"; send {\"value\":0.8} (1 = one lap) or {\"value\":\"80%\"}")
         }
         var command = SetCommand(value: try parseValue(raw, name: ring))
         if let d = object["duration"] {
@@ -63,7 +63,7 @@ public struct SetCommand: Equatable, Sendable {
         }
         if let c = object["curve"] {
             guard let name = c as? String else {
-                throw PayloadError("curve \(JSONObject.show(c)): must be a string like \"spring\"")
+                throw RequestError("curve \(JSONObject.show(c)): must be a string like \"spring\"")
             }
             command.curve = try Request.curve(name)
         }
@@ -72,19 +72,19 @@ public struct SetCommand: Equatable, Sendable {
 
     /// A value from a number or a `80%` string, read and checked as the socket reads one
     /// (`Request.value`, `Request.checkedValue`), so the same mistake gets the same answer.
-    public static func parseValue(_ raw: Any, name: String) throws(PayloadError) -> Double {
+    public static func parseValue(_ raw: Any, name: String) throws(RequestError) -> Double {
         if let text = raw as? String { return try Request.value(text, for: name) }
         guard let number = raw as? Double else {
-            throw PayloadError("\(Request.shown(name)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+            throw RequestError("\(Request.shown(name)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
         return try Request.checkedValue(number, ring: name, shown: JSONObject.show(number))
     }
 
     /// A brightness from a number or a `50%` string, read and checked as the socket reads one.
-    public static func parseBrightness(_ raw: Any) throws(PayloadError) -> Double {
+    public static func parseBrightness(_ raw: Any) throws(RequestError) -> Double {
         if let text = raw as? String { return try Request.brightnessValue(text) }
         guard let number = raw as? Double else {
-            throw PayloadError("brightness \(JSONObject.show(raw)): not a number; give 0…1 or 0%…100%")
+            throw RequestError("brightness \(JSONObject.show(raw)): not a number; give 0…1 or 0%…100%")
         }
         return try Request.checkedBrightness(number, shown: JSONObject.show(number))
     }

@@ -1,4 +1,3 @@
-import Foundation
 import RingRender
 
 /// One command for the rings: the single vocabulary every front end speaks. The socket and the
@@ -38,6 +37,8 @@ public enum Request: Equatable, Sendable {
 
     /// Longest request line the daemon reads; longer lines get an error reply.
     public static let maxLineBytes = 64 * 1024
+    /// The network's `reset` (MQTT, HTTP, the page): every ring to 0 at once, not animated.
+    public static let resetAtOnce = Request.reset(duration: 0, curve: .easeInOut)
     /// How long `reset` takes when no duration is given.
     public static let defaultResetDuration = 1.0
     /// The verbs, for messages.
@@ -48,7 +49,7 @@ public enum Request: Equatable, Sendable {
     public static func parse(_ line: String) throws(RequestError) -> Request {
         // A byte order mark some editors and Windows tools put first is not part of the request.
         let unmarked = line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
-        let trimmed = unmarked.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Whitespace.trimmed(unmarked)
         if trimmed.isEmpty { throw RequestError("empty request; send one of \(verbs), e.g. {\"verb\":\"get\"} or get") }
         if trimmed.hasPrefix("{") { return try parseJSON(trimmed) }
         return try parseText(trimmed)

@@ -63,7 +63,7 @@ public struct HTTPRouter: Sendable {
             return .events
         case ["reset"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            return .response(apply { () throws(RequestError) in .reset(duration: 0, curve: .easeInOut) })
+            return .response(apply { () throws(RequestError) in .resetAtOnce })
         case ["brightness"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
             return .response(apply { () throws(RequestError) in .brightness(try brightness(request.body)) })

@@ -65,7 +65,7 @@ public struct MQTTTopics: Sendable {
         }
         guard levels.count == 1 else { return nil }
         switch levels[0] {
-        case "reset": return [.reset(duration: 0, curve: .easeInOut)]
+        case "reset": return [.resetAtOnce]
         case "spin", "stop":
             guard !text.isEmpty else { throw RequestError("\(levels[0]) needs the ring's name as payload, like move") }
             return [levels[0] == "spin" ? .spin(rings: [text]) : .stop(rings: [text])]
