@@ -1,6 +1,4 @@
 import LEDRingControl
-import LEDRingNet
-import RingRender
 
 extension Daemon {
     /// Applies what the network front ends queued (on the loop's thread, like socket requests),

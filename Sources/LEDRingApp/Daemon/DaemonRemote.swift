@@ -1,8 +1,6 @@
 import Dispatch
 import Glibc
 import LEDRingControl
-import LEDRingNet
-import RingRender
 import Synchronization
 
 /// The daemon as a `RingControl` for the network front ends, whose threads (libmicrohttpd's,
