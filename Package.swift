@@ -3,6 +3,7 @@
 // -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring;
 // LEDPresentation (how a frame is shown: text, JSON, terminal and SVG pictures) sits beside
 // LEDHardware, pure, so describing a frame never links a kernel library.
+// LEDRingControl (the commands, their limits and the controller) is what every front end speaks.
 import Foundation
 import PackageDescription
 
@@ -59,7 +60,7 @@ let hasMicroHTTPD = systemHeaderFound("microhttpd.h", override: "LEDRING_MICROHT
 let netSystemTargets: [Target] =
     (hasMosquitto ? [.target(name: "CMosquitto")] : [])
     + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD")] : [])
-let netDependencies: [Target.Dependency] = ["RingRender", "LEDSystem"]
+let netDependencies: [Target.Dependency] = ["RingRender", "LEDRingControl", "LEDSystem"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =
     (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
@@ -73,6 +74,7 @@ let package = Package(
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
         .library(name: "LEDPresentation", targets: ["LEDPresentation"]),
+        .library(name: "LEDRingControl", targets: ["LEDRingControl"]),
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
         .library(name: "LEDRingTestSupport", targets: ["LEDRingTestSupport"]),
         .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
@@ -82,6 +84,10 @@ let package = Package(
         .target(name: "CMath"),
         .target(name: "RingRender", dependencies: ["CMath"]),
         .target(name: "LEDWire", dependencies: ["RingRender"]),
+        // The ring-control domain: the one command vocabulary, its limits and checks, the socket
+        // protocol's parsing, snapshots and the controller; the CLI, socket, MQTT and HTTP all go
+        // through it, so a command means and is checked the same whichever way it arrives.
+        .target(name: "LEDRingControl", dependencies: ["RingRender"]),
         .target(name: "CSpidev"),
         // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
@@ -90,12 +96,14 @@ let package = Package(
         // How frames are shown (text, JSON, ANSI and SVG pictures): pure, so the simulated output
         // and its tests link no kernel library.
         .target(name: "LEDPresentation", dependencies: ["RingRender", "CMath"]),
-        // Test support in three parts, so a test links only what it uses: pure helpers, kernel
-        // fakes, and the broker/browser/CA harness of the network tests.
+        // Test support in four parts, so a test links only what it uses: pure helpers, kernel
+        // fakes, the broker/browser/CA harness of the network tests, and the ring-control double.
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingNetTesting"),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDPresentation", "LEDRingNet"]),
+        // The real controller behind a test clock, recording what the front ends sent.
+        .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
@@ -104,10 +112,11 @@ let package = Package(
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDPresentationTests", dependencies: ["LEDPresentation", "RingRender"]),
-        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting", "LEDRingNetTesting"]),
+                .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "RingRender"]),
+        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingControl", "LEDRingControlTesting", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import LEDRingControl
 /// The verbs of the command line, and the small kindnesses around them: global options before
 /// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
 enum VerbLine {

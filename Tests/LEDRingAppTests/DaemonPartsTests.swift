@@ -1,5 +1,6 @@
 import Foundation
 import LEDHardware
+import LEDRingControl
 import LEDRingTesting
 import LEDWire
 import RingRender

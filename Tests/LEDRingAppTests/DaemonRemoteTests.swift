@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import LEDRingNet
 import LEDRingNetTesting
 import RingRender
@@ -21,28 +22,37 @@ import Testing
 
     @Test func badCommandsAreRefusedAtOnceAndNeverQueued() throws {
         let remote = try remote()
-        #expect(throws: ControlError.unknownRing("moov", known: ["move", "stand"])) {
-            try remote.set(["moov": 0.5], duration: nil, curve: nil)
+        #expect(throws: RequestError.unknownRing("moov", known: ["move", "stand"])) { try remote.submit(.set(["moov": 0.5])) }
+        // The same words the socket and the controller use: one check for every front end.
+        for request in [Request.set(["move": 101]), .set(["move": 1], duration: -1), .brightness(2), .spin(rings: ["x"])] {
+            var controller = Controller(names: ["move", "stand"], brightness: 1)
+            let reply = controller.apply(request, at: 0, status: { fatalError("no status here") }).reply
+            #expect(throws: RequestError.self) { try remote.submit(request) }
+            do { try remote.submit(request) } catch { #expect(reply == .error(error.message)) }
         }
-        #expect(throws: ControlError.badValue(ring: "move", value: 101)) { try remote.set(["move": 101], duration: nil, curve: nil) }
-        #expect(throws: ControlError.badDuration(-1)) { try remote.set(["move": 1], duration: -1, curve: nil) }
-        #expect(throws: ControlError.badBrightness(2)) { try remote.setBrightness(2) }
-        #expect(throws: ControlError.unknownRing("x", known: ["move", "stand"])) { try remote.spin("x") }
         #expect(remote.takeCommands().isEmpty)
     }
 
     @Test func aClosedRemoteRefusesAndReleasesCallers() throws {
         let remote = try remote()
         remote.close()
-        #expect(throws: ControlError.self) { try remote.set(["move": 1], duration: nil, curve: nil) }
-        remote.reset()
+        #expect(throws: RequestError.self) { try remote.submit(.set(["move": 1])) }
+        do { try remote.reset() } catch { #expect(error.kind == .unavailable) }
         #expect(remote.takeCommands().isEmpty)
+    }
+
+    @Test func acceptedCommandsAreQueuedAsTheyCameForTheLoop() throws {
+        let remote = try DaemonRemote(names: ["move", "stand"], snapshot: RingSnapshot(rings: [], brightness: 1, power: true),
+                                      applyWait: 0)
+        try remote.submit(.set(["move": 0.5], duration: 1, curve: .spring))
+        try remote.submit(.power(false))
+        #expect(remote.takeCommands().map(\.request) == [.set(["move": 0.5], duration: 1, curve: .spring), .power(false)])
     }
 
     @Test func namesFollowAReload() throws {
         let remote = try remote()
         remote.updateNames(["queue"])
-        #expect(throws: ControlError.unknownRing("move", known: ["queue"])) { try remote.stop("move") }
+        #expect(throws: RequestError.unknownRing("move", known: ["queue"])) { try remote.submit(.stop(rings: ["move"])) }
     }
 
     @Test func publishedSnapshotsReachObservers() throws {

@@ -1,3 +1,4 @@
+import LEDRingControl
 import LEDRingNet
 import RingRender
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDHardware
+import LEDRingControl
 import LEDRingTesting
 import Testing
 @testable import LEDRingApp

@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
 import LEDRingNetTesting
 import Testing
@@ -110,12 +112,12 @@ struct HTTPAttackTests {
     }
 
     /// A server whose clients must finish their headers within 1 s and may idle 1 s.
-    static func impatient() throws -> (HTTPServer, InMemoryRingControl) {
+    static func impatient() throws -> (HTTPServer, RecordingRingControl) {
         var settings = HTTPSettings()
         settings.port = 0
         settings.headerTimeout = 1
         settings.idleTimeout = 1
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let server = try HTTPServer(settings: settings, control: control, log: { _ in })
         try server.start()
         return (server, control)
@@ -184,7 +186,7 @@ struct HTTPAttackTests {
         var settings = HTTPSettings()
         settings.tokenFile = "/dev/zero"
         #expect {
-            _ = try HTTPServer(settings: settings, control: try InMemoryRingControl(), log: { _ in })
+            _ = try HTTPServer(settings: settings, control: try RecordingRingControl(), log: { _ in })
         } throws: { error in
             "\(error)".contains("/dev/zero") && "\(error)".contains("not a regular file") && !"\(error)".contains("permission")
         }

@@ -1,10 +1,12 @@
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
 import Testing
 
 /// The routes without a server: these run in every build, with or without libmicrohttpd.
 @Suite struct HTTPRouterTests {
-    let control: InMemoryRingControl
-    init() throws { control = try InMemoryRingControl() }
+    let control: RecordingRingControl
+    init() throws { control = try RecordingRingControl() }
 
     func route(_ method: String, _ path: String, _ body: String = "", token: String? = nil, auth: String? = nil) -> HTTPResponse? {
         let router = HTTPRouter(control: control, token: token)
@@ -29,9 +31,9 @@ import Testing
         #expect(route("POST", "/api/power", "off")?.status == 200)
         #expect(route("POST", "/api/reset")?.status == 200)
         #expect(control.commands == [
-            .set(["move": 0.5], duration: 1, curve: .spring), .set(["stand": 0.8], duration: nil, curve: nil),
-            .set(["exercise": 1.2, "move": 0.1], duration: nil, curve: nil), .spin("stand"), .stop("stand"),
-            .brightness(0.25), .power(false), .reset,
+            .set(["move": 0.5], duration: 1, curve: .spring), .set(["stand": 0.8]),
+            .set(["exercise": 1.2, "move": 0.1]), .spin(rings: ["stand"]), .stop(rings: ["stand"]),
+            .brightness(0.25), .power(false), .resetAtOnce,
         ])
     }
 

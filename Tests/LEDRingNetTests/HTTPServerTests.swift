@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
 import Testing
 import LEDRingNetTesting
@@ -8,12 +10,12 @@ import LEDRingNetTesting
                 "built without libmicrohttpd (microhttpd.h not found): `sudo apt install libmicrohttpd-dev` and rebuild to run these"))
 struct HTTPServerTests {
     /// A running server on a kernel-chosen loopback port.
-    static func running(token: String? = nil, address: String = "127.0.0.1") throws -> (HTTPServer, InMemoryRingControl) {
+    static func running(token: String? = nil, address: String = "127.0.0.1") throws -> (HTTPServer, RecordingRingControl) {
         var settings = HTTPSettings()
         settings.port = 0
         settings.address = address
         settings.token = token
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let server = try HTTPServer(settings: settings, control: control, log: { _ in })
         try server.start()
         return (server, control)
@@ -34,7 +36,7 @@ struct HTTPServerTests {
         #expect(try JSONDecoder().decode(RingSnapshot.self, from: Data(set.body.utf8)).ring(named: "move")?.target == 0.75)
         let reset = try LoopbackHTTP.request(port: server.port, "POST", "/api/reset")
         #expect(reset.status == 200)
-        #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .reset])
+        #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .resetAtOnce])
     }
 
     @Test func malformedJSONUnknownRingsWrongMethodsAndTraversal() throws {
@@ -88,7 +90,7 @@ struct HTTPServerTests {
         let first = try JSONDecoder().decode(RingSnapshot.self, from: Data(try events.next().utf8))
         #expect(first.ring(named: "stand")?.target == 0)
         #expect(events.head?.headers["content-type"] == "text/event-stream")
-        try control.set(["stand": 0.9], duration: nil, curve: nil)
+        try control.submit(.set(["stand": 0.9]))
         let changed = try events.next { $0.contains(#""name":"stand""#) && $0.contains(#""target":0.9"#) }
         let snapshot = try JSONDecoder().decode(RingSnapshot.self, from: Data(changed.utf8))
         #expect(snapshot.ring(named: "stand")?.leds.contains { $0 != "#000000" } == true)
@@ -118,7 +120,7 @@ struct HTTPServerTests {
 @Suite struct HTTPServerUnavailableTests {
     @Test(.enabled(if: !HTTPServer.isAvailable, "this build has libmicrohttpd"))
     func startExplainsTheMissingLibrary() throws {
-        let server = try HTTPServer(settings: HTTPSettings(), control: try InMemoryRingControl(), log: { _ in })
+        let server = try HTTPServer(settings: HTTPSettings(), control: try RecordingRingControl(), log: { _ in })
         #expect(throws: HTTPServerError.unavailable) { try server.start() }
         #expect("\(HTTPServerError.unavailable)".contains("sudo apt install libmicrohttpd-dev"))
     }

@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 @testable import LEDRingNet
 import LEDRingNetTesting
 import Testing
@@ -19,7 +21,7 @@ struct MQTTAttackTests {
         // A live command after them arrives and is applied; the retained ones were dropped.
         try broker.publish("ledring/test/stand/set", "0.3")
         #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.3 })
-        #expect(control.commands == [.set(["stand": 0.3], duration: nil, curve: nil)])
+        #expect(control.commands == [.set(["stand": 0.3])])
         #expect(log.contains("retained"))
         // State topics stay retained.
         #expect(eventually { (try? broker.retained("ledring/test/stand/state"))?.contains(#""value":0.3"#) == true })
@@ -60,7 +62,7 @@ struct MQTTAttackTests {
         let broker = try MosquittoBroker()
         var settings = MQTTBridgeTests.settings(broker)
         settings.reconnectMax = MQTTSettings().reconnectMax
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let bridge = MQTTBridge(settings: settings, control: control, log: { _ in })
         try bridge.start()
         defer { bridge.stop() }

@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 @testable import LEDRingNet
 import Synchronization
 import Testing
@@ -27,9 +29,9 @@ struct MQTTBridgeTests {
         return settings
     }
 
-    static func bridge(_ broker: MosquittoBroker, device: String = "test", log: Log = Log()) throws -> (MQTTBridge, InMemoryRingControl) {
+    static func bridge(_ broker: MosquittoBroker, device: String = "test", log: Log = Log()) throws -> (MQTTBridge, RecordingRingControl) {
         let settings = settings(broker, device: device)
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let bridge = MQTTBridge(settings: settings, control: control, log: log.add)
         try bridge.start()
         #expect(eventually { bridge.isConnected }, "the bridge did not connect to the broker on port \(broker.port)")
@@ -56,7 +58,7 @@ struct MQTTBridgeTests {
         #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.8 })
         #expect(try broker.retained("ledring/test/availability") == "online")
         try broker.publish("ledring/test/reset", "")
-        #expect(eventually { control.commands.last == .reset })
+        #expect(eventually { control.commands.last == .resetAtOnce })
     }
 
     @Test func badPayloadsAreLoggedAndIgnored() throws {
@@ -69,8 +71,8 @@ struct MQTTBridgeTests {
         try broker.publish("ledring/test/nosuchring/set", "0.5")
         try broker.publish("ledring/test/move/set", "0.25")
         #expect(eventually { control.snapshot().ring(named: "move")?.target == 0.25 })
-        #expect(control.commands == [.set(["move": 0.25], duration: nil, curve: nil)])
-        #expect(log.contains("ignored ledring/test/move/set: value \"lots\" is not a number"))
+        #expect(control.commands == [.set(["move": 0.25])])
+        #expect(log.contains("ignored ledring/test/move/set: move \"lots\": not a number"))
         #expect(log.contains("wobbly"))
         #expect(log.contains("no ring called \"nosuchring\""))
         #expect(bridge.isConnected)
@@ -143,13 +145,13 @@ struct MQTTBridgeTests {
         let log = Log()
         let (bridge, control) = try Self.bridge(broker, log: log)
         defer { bridge.stop() }
-        try control.set(["move": 0.4], duration: nil, curve: nil)
+        try control.submit(.set(["move": 0.4]))
         #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""value":0.4"#) == true })
 
         broker.kill()
         #expect(eventually { !bridge.isConnected }, "the bridge did not notice the broker going away")
         // Changed while the broker is down: must not be lost.
-        try control.set(["stand": 0.7], duration: nil, curve: nil)
+        try control.submit(.set(["stand": 0.7]))
         try broker.start()
         #expect(eventually(within: 30) { bridge.isConnected && bridge.connectionCount == 2 }, "no reconnect: \(log.lines.withLock { $0 })")
         // The restarted broker kept nothing; the bridge republished availability and every state.
@@ -168,7 +170,7 @@ struct MQTTBridgeTests {
 @Suite struct MQTTBridgeUnavailableTests {
     @Test(.enabled(if: !MQTTBridge.isAvailable, "this build has libmosquitto"))
     func startExplainsTheMissingLibrary() throws {
-        let bridge = MQTTBridge(settings: MQTTSettings(), control: try InMemoryRingControl(), log: { _ in })
+        let bridge = MQTTBridge(settings: MQTTSettings(), control: try RecordingRingControl(), log: { _ in })
         #expect(throws: MQTTError.unavailable) { try bridge.start() }
         #expect("\(MQTTError.unavailable)".contains("sudo apt install libmosquitto-dev"))
     }

@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 @testable import LEDRingNet
 import Testing
 import LEDRingNetTesting
@@ -21,17 +23,17 @@ struct MQTTTLSTests {
     typealias Log = MQTTBridgeTests.Log
 
     /// Starts a bridge on `broker` with `tls` (not waiting for it to connect).
-    static func bridge(_ broker: MosquittoBroker, tls: MQTTSettings.TLS, log: Log) throws -> (MQTTBridge, InMemoryRingControl) {
+    static func bridge(_ broker: MosquittoBroker, tls: MQTTSettings.TLS, log: Log) throws -> (MQTTBridge, RecordingRingControl) {
         var settings = MQTTBridgeTests.settings(broker)
         settings.tls = tls
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let bridge = MQTTBridge(settings: settings, control: control, log: log.add)
         try bridge.start()
         return (bridge, control)
     }
 
     /// A `set` published by another TLS client reaches the rings, and the state comes back retained.
-    static func checkSetRoundTrip(_ broker: MosquittoBroker, _ bridge: MQTTBridge, _ control: InMemoryRingControl, log: Log) throws {
+    static func checkSetRoundTrip(_ broker: MosquittoBroker, _ bridge: MQTTBridge, _ control: RecordingRingControl, log: Log) throws {
         #expect(eventually { bridge.isConnected }, "no TLS connection to port \(broker.port): \(log.lines.withLock { $0 })")
         try broker.publish("ledring/test/move/set", "0.5")
         #expect(eventually { control.snapshot().ring(named: "move")?.target == 0.5 })
@@ -102,7 +104,7 @@ struct MQTTTLSTests {
     @Test func unreadableTLSFilesStopTheStart() throws {
         var settings = MQTTSettings()
         settings.tls = .init(caFile: "/nonexistent/ledring-ca.pem")
-        let bridge = MQTTBridge(settings: settings, control: try InMemoryRingControl(), log: { _ in })
+        let bridge = MQTTBridge(settings: settings, control: try RecordingRingControl(), log: { _ in })
         #expect {
             try bridge.start()
         } throws: { error in

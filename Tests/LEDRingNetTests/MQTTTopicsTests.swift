@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
 import Testing
 
@@ -12,31 +14,32 @@ import Testing
 
     @Test func commandsFromTopicsAndPayloads() throws {
         let t = MQTTTopics(settings: settings)
-        #expect(try t.command(topic: "ledring/desk/move/set", payload: Array("80%".utf8)) == .set(ring: "move", SetCommand(value: 0.8)))
-        #expect(try t.command(topic: "ledring/all/move/set", payload: Array(#"{"value":1.2,"curve":"spring"}"#.utf8))
-                == .set(ring: "move", SetCommand(value: 1.2, curve: .spring)))
-        #expect(try t.command(topic: "ledring/desk/reset", payload: []) == .reset)
-        #expect(try t.command(topic: "ledring/desk/spin", payload: Array("stand".utf8)) == .spin("stand"))
-        #expect(try t.command(topic: "ledring/desk/brightness", payload: Array("40%".utf8)) == .brightness(0.4))
-        #expect(try t.command(topic: "ledring/desk/power", payload: Array("OFF".utf8)) == .light(on: false, brightness: nil))
-        #expect(try t.command(topic: "ledring/desk/power", payload: Array(#"{"state":"ON","brightness":25}"#.utf8))
-                == .light(on: true, brightness: 0.25))
-        #expect(try t.command(topic: "ledring/desk/move/state", payload: Array("{}".utf8)) == nil)
-        #expect(try t.command(topic: "elsewhere/move/set", payload: Array("1".utf8)) == nil)
+        func requests(_ topic: String, _ payload: String) throws -> [Request]? {
+            try t.requests(topic: topic, payload: Array(payload.utf8))
+        }
+        #expect(try requests("ledring/desk/move/set", "80%") == [.set(["move": 0.8])])
+        #expect(try requests("ledring/all/move/set", #"{"value":1.2,"curve":"spring"}"#) == [.set(["move": 1.2], curve: .spring)])
+        #expect(try requests("ledring/desk/reset", "") == [.resetAtOnce])
+        #expect(try requests("ledring/desk/spin", "stand") == [.spin(rings: ["stand"])])
+        #expect(try requests("ledring/desk/brightness", "40%") == [.brightness(0.4)])
+        #expect(try requests("ledring/desk/power", "OFF") == [.power(false)])
+        #expect(try requests("ledring/desk/power", #"{"state":"ON","brightness":25}"#) == [.brightness(0.25), .power(true)])
+        #expect(try requests("ledring/desk/move/state", "{}") == nil)
+        #expect(try requests("elsewhere/move/set", "1") == nil)
         #expect(t.isGroup("ledring/all/move/set") && !t.isGroup("ledring/desk/move/set"))
         #expect(t.subscriptions.contains("ledring/desk/+/set") && t.subscriptions.contains("ledring/all/reset"))
     }
 
     @Test(arguments: ["abc", "-1", "{\"value\":", "{\"value\":1,\"extra\":2}"])
     func badPayloadsThrowWithTheReason(payload: String) {
-        #expect(throws: PayloadError.self) {
-            try MQTTTopics(settings: settings).command(topic: "ledring/desk/move/set", payload: Array(payload.utf8))
+        #expect(throws: RequestError.self) {
+            try MQTTTopics(settings: settings).requests(topic: "ledring/desk/move/set", payload: Array(payload.utf8))
         }
     }
 
     @Test func stateMessagesAreRetainedJSON() throws {
-        let control = try InMemoryRingControl()
-        try control.set(["move": 0.8], duration: nil, curve: nil)
+        let control = try RecordingRingControl()
+        try control.submit(.set(["move": 0.8]))
         let messages = MQTTTopics(settings: settings).stateMessages(control.snapshot(), retain: true)
         #expect(messages.map(\.topic) == ["ledring/desk/move/state", "ledring/desk/exercise/state", "ledring/desk/stand/state", "ledring/desk/status"])
         #expect(messages.allSatisfy { $0.retain })

@@ -1,11 +1,13 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
 import Testing
 
 /// Cross-site requests, DNS rebinding and ambiguous requests, refused before any route runs.
 @Suite struct RequestGuardTests {
-    let control: InMemoryRingControl
-    init() throws { control = try InMemoryRingControl() }
+    let control: RecordingRingControl
+    init() throws { control = try RecordingRingControl() }
 
     func route(_ method: String, _ path: String, _ body: String = "", headers: [String: [String]] = [:], version: String? = "HTTP/1.1",
                token: String? = nil, auth: String? = nil, accessToken: String? = nil, hosts: [String] = []) -> HTTPResponse? {
@@ -37,7 +39,7 @@ import Testing
                       hosts: ["ledring.local"])?.status == 200)
         #expect(route("POST", "/api/power", "on", headers: ["Host": ["ledring.local"], "Origin": ["https://evil.example"]],
                       hosts: ["ledring.local"])?.status == 403)
-        #expect(control.commands == [.reset, .power(false), .power(true)])
+        #expect(control.commands == [.resetAtOnce, .power(false), .power(true)])
     }
 
     @Test func hostMustNameThisServer() {

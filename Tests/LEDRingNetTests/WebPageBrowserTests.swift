@@ -1,4 +1,6 @@
 import Foundation
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
 import Testing
 import LEDRingNetTesting
@@ -16,8 +18,8 @@ struct WebPageBrowserTests {
     @Test func sliderAndResetAllDriveTheRings() throws {
         var settings = HTTPSettings()
         settings.port = 0
-        let control = try InMemoryRingControl()
-        try control.set(["stand": 0.45], duration: nil, curve: nil)
+        let control = try RecordingRingControl()
+        try control.submit(.set(["stand": 0.45]))
         let server = try HTTPServer(settings: settings, control: control, log: { _ in })
         try server.start()
         defer { server.stop() }
@@ -55,7 +57,7 @@ struct WebPageBrowserTests {
 
         // Reset all.
         try browser.evaluate("document.getElementById('reset').click(); true")
-        #expect(eventually { control.commands.last == .reset })
+        #expect(eventually { control.commands.last == .resetAtOnce })
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 })
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
     }
@@ -67,7 +69,7 @@ struct WebPageBrowserTests {
     @Test func anotherOriginCannotDriveTheRings() throws {
         var settings = HTTPSettings()
         settings.port = 0
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let server = try HTTPServer(settings: settings, control: control, log: { _ in })
         try server.start()
         defer { server.stop() }
@@ -99,6 +101,6 @@ struct WebPageBrowserTests {
         try browser.open("http://localhost:\(server.port)/")
         #expect(eventually { (try? browser.evaluate("document.querySelectorAll('input[type=range]').length")) as? Int == 3 })
         try browser.evaluate("document.getElementById('reset').click(); true")
-        #expect(eventually { control.commands == [.reset] })
+        #expect(eventually { control.commands == [.resetAtOnce] })
     }
 }

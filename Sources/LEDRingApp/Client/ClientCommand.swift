@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDSystem
+import LEDRingControl
 import RingRender
 
 /// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,
@@ -47,8 +48,8 @@ enum ClientCommand {
             case "--socket": socket = try value()
             case "--json": json = true
             case "--duration":
-                duration = try ValueParser.number(try value(), option: name, in: 0...Request.maxDuration,
-                                                  hint: "give seconds, e.g. --duration 1.5")
+                let text = try value()
+                duration = try checked { () throws(RequestError) in try Request.checkedDuration(Double(text), shown: text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
             default:
@@ -80,7 +81,7 @@ enum ClientCommand {
                 } else {
                     throw .usage("set \"\(word)\": expected RING=VALUE or RING VALUE, e.g. ledring set move=0.8 stand 45%")
                 }
-                let value = try ValueParser.progress(text, option: "\(ring)=")
+                let value = try checked { () throws(RequestError) in try Request.value(text, for: ring) }
                 if let note = ValueParser.lapsNote(ring: ring, text: text, value: value) { Terminal.error("ledring: " + note) }
                 values.append(.init(ring: ring, value: value))
             }
@@ -94,9 +95,8 @@ enum ClientCommand {
         case "stop": request = .stop(rings: words)
         case "brightness":
             guard words.count == 1 else { throw .usage("brightness: give one value, e.g. ledring brightness 0.5 (or 50%)") }
-            let value = try ValueParser.progress(words[0], option: "brightness")
-            guard value <= 1 else { throw .usage("brightness \(words[0]): must be 0…1 or 0%…100%") }
-            request = .brightness(value)
+            let text = words[0]
+            request = .brightness(try checked { () throws(RequestError) in try Request.brightnessValue(text) })
         case "get":
             try noWords(words, verb)
             request = .get
@@ -105,6 +105,12 @@ enum ClientCommand {
             request = .status
         }
         return (request, socket, json)
+    }
+
+    /// A value read by the ring-control domain's one check, so `ledring set move=101` is refused
+    /// with the words the socket, HTTP and MQTT use; a refusal is a usage error (exit 64).
+    private static func checked<T>(_ read: () throws(RequestError) -> T) throws(CommandError) -> T {
+        do throws(RequestError) { return try read() } catch { throw .usage(error.message) }
     }
 
     private static func noWords(_ words: [String], _ verb: String) throws(CommandError) {

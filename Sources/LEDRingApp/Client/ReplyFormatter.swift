@@ -1,3 +1,4 @@
+import LEDRingControl
 /// Prints a reply for people: `move 80.0 % (target 80.0 %)` per ring, or the status fields.
 enum ReplyFormatter {
     /// The status fields in the order they are printed.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LEDRingControl
 import LEDRingNet
 import LEDSystem
 import RingRender

@@ -1,5 +1,6 @@
 import LEDHardware
 import LEDPresentation
+import LEDRingControl
 import LEDWire
 
 /// Where frames go: the config's `output` section, with the same names as the command line.

@@ -1,3 +1,4 @@
+import LEDRingControl
 /// The control socket: where it is and who may use it.
 struct SocketConfig: Sendable, Equatable {
     /// The socket's path; nil uses the default (see `DaemonPaths`).

@@ -1,3 +1,4 @@
+import LEDRingControl
 import Glibc
 import LEDSystem
 

@@ -1,5 +1,4 @@
-import LEDRingNet
-import RingRender
+import LEDRingControl
 
 extension Daemon {
     /// Applies what the network front ends queued (on the loop's thread, like socket requests),
@@ -8,28 +7,32 @@ extension Daemon {
         let commands = network.remote.takeCommands()
         guard !commands.isEmpty else { return }
         for pending in commands {
-            switch pending.command {
-            case .request(let request):
-                let outcome = controller.apply(request, at: now, status: { status(at: now) })
-                if outcome.changed {
-                    needsFrame = true
-                    stateDirty = true
-                } else if case .error(let message) = outcome.reply {
-                    // Checked by the remote already; only a reload in between gets here.
-                    Log.info("network request refused: \(message)")
-                }
-            case .power(let on):
-                setLights(on, at: now)
+            let outcome = controller.apply(pending.request, at: now, status: { status(at: now) })
+            if outcome.changed {
+                needsFrame = true
+                // Power is not saved (a restart comes back lit), so it writes no state.
+                if case .power = pending.request {} else { stateDirty = true }
+            } else if case .error(let message) = outcome.reply {
+                // Checked by the remote already; only a reload in between gets here.
+                Log.info("network request refused: \(message)")
             }
+            followPower(at: now)
         }
         publishSnapshot(at: now)
         for pending in commands { pending.done.signal() }
     }
 
-    /// LEDs on or off (the network's `setPower`, the button's long press): off shows one blank
-    /// frame, then switches the supply off; on switches it on, then draws the picture again.
-    /// Values are kept either way.
+    /// Switches the lights to what the controller now says (a `power` request from the network
+    /// or the socket changed it).
+    func followPower(at now: Double, by source: String = "network request") {
+        if controller.power != lightsOn { setLights(controller.power, at: now, by: source) }
+    }
+
+    /// LEDs on or off (a `power` request, the button's long press): off shows one blank frame,
+    /// then switches the supply off; on switches it on, then draws the picture again. Values are
+    /// kept either way, and the controller is told, so snapshots and replies say the same.
     func setLights(_ on: Bool, at now: Double, by source: String = "network request") {
+        if controller.power != on { _ = controller.apply(.power(on), at: now, status: { status(at: now) }) }
         guard on != lightsOn else { return }
         lightsOn = on
         Log.info(on ? "lights on (\(source))" : "lights off (\(source))")
@@ -46,14 +49,6 @@ extension Daemon {
     /// colours (black while the lights are off). Built only while a front end runs.
     func publishSnapshot(at now: Double) {
         guard network.isActive else { return }
-        let frame = lightsOn ? renderer.frame : [RGB8](repeating: .black, count: config.layout.ledCount)
-        let colours = RingSnapshot.ledColors(of: frame, layout: config.layout)
-        var rings: [RingSnapshot.Ring] = []
-        for (index, (name, state)) in zip(controller.names, controller.states).enumerated() {
-            rings.append(RingSnapshot.Ring(name: name, value: state.shown(at: now), target: state.target,
-                                           spinning: state.spinningSince != nil,
-                                           leds: index < colours.count ? colours[index] : []))
-        }
-        network.remote.publish(RingSnapshot(rings: rings, brightness: controller.brightness, power: lightsOn))
+        network.remote.publish(RingSnapshot(controller: controller, frame: renderer.frame, layout: config.layout, at: now))
     }
 }

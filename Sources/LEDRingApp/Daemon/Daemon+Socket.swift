@@ -1,5 +1,6 @@
 import Glibc
 import LEDSystem
+import LEDRingControl
 
 extension Daemon {
     /// The reply to one input line, or nil for a blank line; applies the request.
@@ -20,8 +21,9 @@ extension Daemon {
             let outcome = controller.apply(request, at: now, status: { status(at: now) })
             if outcome.changed {
                 needsFrame = true
-                stateDirty = true
+                if case .power = request {} else { stateDirty = true }
             }
+            followPower(at: now, by: "socket request")
             return outcome.reply.jsonLine
         }
     }

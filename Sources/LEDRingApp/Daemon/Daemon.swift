@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDHardware
+import LEDRingControl
 import LEDRingNet
 import LEDWire
 import RingRender

@@ -1,15 +1,15 @@
 import Dispatch
 import Glibc
+import LEDRingControl
 import LEDSystem
-import LEDRingNet
-import RingRender
 import Synchronization
 
 /// The daemon as a `RingControl` for the network front ends, whose threads (libmicrohttpd's,
-/// libmosquitto's) call it. It never touches daemon state: a command is checked here against a
-/// copy of the ring names, queued under a lock, and the poll loop is woken through a self-pipe;
-/// the loop applies it on its own thread as a `Request`, through the same `Controller.apply` as
-/// socket requests, then hands back a fresh snapshot and signals the caller.
+/// libmosquitto's) call it. It never touches daemon state: a request is checked here against a
+/// copy of the ring names (`Request.validate(rings:)`, the controller's own check), queued under
+/// a lock, and the poll loop is woken through a self-pipe; the loop applies it on its own thread
+/// through the same `Controller.apply` as socket requests, then hands back a fresh snapshot and
+/// signals the caller.
 ///
 /// Checking here, not waiting for the loop's verdict, is what lets HTTP answer 404 or 400 at once
 /// and keeps a refused command out of the queue. The caller then waits (bounded) until the loop
@@ -17,18 +17,10 @@ import Synchronization
 /// blocks the loop, and `close()` releases every waiter so stopping the servers (which waits for
 /// open requests) cannot hang on it.
 final class DaemonRemote: RingControl {
-    /// One queued command, as the loop applies it.
-    enum Command: Sendable {
-        /// A request for `Controller.apply`.
-        case request(Request)
-        /// LEDs on or off (blanks the picture and switches the supply; not a socket verb).
-        case power(Bool)
-    }
-
-    /// A queued command and the semaphore its caller waits on.
+    /// A queued request and the semaphore its caller waits on.
     struct Pending: Sendable {
-        /// What to do.
-        var command: Command
+        /// What to do, for `Controller.apply`.
+        var request: Request
         /// Signalled once the loop has applied it (or the remote is closed).
         var done: DispatchSemaphore
     }
@@ -75,41 +67,9 @@ final class DaemonRemote: RingControl {
 
     // MARK: RingControl (any thread)
 
-    func set(_ values: [String: Double], duration: Double?, curve: Curve?) throws(ControlError) {
-        let names = shared.withLock { $0.names }
-        var updates: [Request.RingValueUpdate] = []
-        for (ring, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard names.contains(ring) else { throw .unknownRing(ring, known: names) }
-            guard value.isFinite, (0...Request.maxValue).contains(value) else { throw .badValue(ring: ring, value: value) }
-            updates.append(Request.RingValueUpdate(ring: ring, value: value))
-        }
-        if let duration, !(duration.isFinite && (0...Request.maxDuration).contains(duration)) {
-            throw .badDuration(duration)
-        }
-        try submit(.request(.set(values: updates, duration: duration ?? 0, curve: curve ?? .easeInOut)))
-    }
-
-    func reset() {
-        try? submit(.request(.reset(duration: 0, curve: .easeInOut)))
-    }
-
-    func spin(_ ring: String) throws(ControlError) {
-        try checkRing(ring)
-        try submit(.request(.spin(rings: [ring])))
-    }
-
-    func stop(_ ring: String) throws(ControlError) {
-        try checkRing(ring)
-        try submit(.request(.stop(rings: [ring])))
-    }
-
-    func setBrightness(_ brightness: Double) throws(ControlError) {
-        guard brightness.isFinite, (0...1).contains(brightness) else { throw .badBrightness(brightness) }
-        try submit(.request(.brightness(brightness)))
-    }
-
-    func setPower(_ on: Bool) {
-        try? submit(.power(on))
+    func submit(_ request: Request) throws(RequestError) {
+        try request.validate(rings: shared.withLock { $0.names })
+        try enqueue(request)
     }
 
     func snapshot() -> RingSnapshot {
@@ -184,14 +144,9 @@ final class DaemonRemote: RingControl {
 
     // MARK: Private
 
-    private func checkRing(_ ring: String) throws(ControlError) {
-        let names = shared.withLock { $0.names }
-        guard names.contains(ring) else { throw .unknownRing(ring, known: names) }
-    }
-
-    /// Queues `command`, wakes the loop and waits (bounded) until the loop has applied it.
-    private func submit(_ command: Command) throws(ControlError) {
-        let pending = Pending(command: command, done: DispatchSemaphore(value: 0))
+    /// Queues `request`, wakes the loop and waits (bounded) until the loop has applied it.
+    private func enqueue(_ request: Request) throws(RequestError) {
+        let pending = Pending(request: request, done: DispatchSemaphore(value: 0))
         let accepted = shared.withLock { s -> Bool? in
             guard !s.closed else { return nil }
             s.queue.append(pending)

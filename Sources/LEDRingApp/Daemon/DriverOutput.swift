@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDRingControl
 import RingRender
 
 /// Frames to LEDs through an `LEDDriver`, re-opening the device with back-off when it fails

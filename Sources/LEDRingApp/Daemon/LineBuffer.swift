@@ -1,3 +1,4 @@
+import LEDRingControl
 /// Splits a byte stream into request lines, refusing lines longer than the limit without ever
 /// holding more than the limit in memory.
 struct LineBuffer {

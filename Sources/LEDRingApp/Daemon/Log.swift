@@ -1,4 +1,5 @@
 import Glibc
+import LEDRingControl
 import LEDRingNet
 import LEDSystem
 

@@ -1,3 +1,5 @@
+import LEDRingControl
+
 /// The state file and when to write it: a change is saved at once, then at most every
 /// `saveInterval` however fast values change; a failed write (ENOSPC, EIO, a read-only
 /// directory) is logged once, keeps the previous file (`StateStore.save` replaces it only by

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LEDHardware
+import LEDRingControl
 import LEDRingNet
 
 /// Keeps the target values in a file across restarts, written so that a power cut at any moment

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 
 /// Tells server-sent event streams that the rings changed. It keeps only a version number: a
 /// stream takes the current snapshot when it sends, so it always sends the newest picture (the

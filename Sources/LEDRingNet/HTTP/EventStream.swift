@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 
 /// One client's server-sent event stream: waits for snapshots from the hub and hands their bytes
 /// to libmicrohttpd in pieces as big as it asks for.

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 
 /// One HTTP response: status, type, body and extra headers.
 public struct HTTPResponse: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import RingRender
 
 /// The JSON API and the page, as a pure function of a request and a `RingControl`; the server
@@ -62,113 +63,78 @@ public struct HTTPRouter: Sendable {
             return .events
         case ["reset"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            control.reset()
-            return .response(.snapshot(control.snapshot()))
+            return .response(apply { () throws(RequestError) in .resetAtOnce })
         case ["brightness"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            return .response(apply { () throws(RouteError) in
-                let value = try bodyValue(request.body, max: 1)
-                do throws(ControlError) { try control.setBrightness(value) } catch { throw .control(error) }
-            })
+            return .response(apply { () throws(RequestError) in .brightness(try brightness(request.body)) })
         case ["power"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            return .response(apply { () throws(RouteError) in control.setPower(try power(request.body)) })
+            return .response(apply { () throws(RequestError) in .power(try power(request.body)) })
         case ["rings"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            return .response(apply { () throws(RouteError) in try setMany(request.body) })
+            return .response(apply { () throws(RequestError) in try setMany(request.body) })
         case let p where p.count == 2 && p[0] == "rings":
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            let ring = p[1]
-            return .response(apply { () throws(RouteError) in
-                let command: SetCommand
-                do throws(PayloadError) { command = try SetCommand.parse(request.body) } catch { throw .payload(error) }
-                do throws(ControlError) { try control.set([ring: command.value], duration: command.duration, curve: command.curve) } catch {
-                    throw .control(error)
-                }
-            })
+            return .response(apply { () throws(RequestError) in try SetCommand.parse(request.body, ring: p[1]).request(ring: p[1]) })
         case let p where p.count == 3 && p[0] == "rings" && (p[2] == "spin" || p[2] == "stop"):
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            return .response(apply { () throws(RouteError) in
-                do throws(ControlError) {
-                    if p[2] == "spin" { try control.spin(p[1]) } else { try control.stop(p[1]) }
-                } catch { throw .control(error) }
-            })
+            return .response(apply { () throws(RequestError) in p[2] == "spin" ? .spin(rings: [p[1]]) : .stop(rings: [p[1]]) })
         default:
             return .response(.error(404, "no such API route: \(shown(path)); see GET /api/state, POST /api/rings/<ring>, POST /api/reset"))
         }
     }
 
-    /// Why a request was refused, before the response is chosen.
-    enum RouteError: Error {
-        case payload(PayloadError)
-        case control(ControlError)
-    }
-
-    private func apply(_ body: () throws(RouteError) -> Void) -> HTTPResponse {
+    /// Submits the request `make` reads from the body; answers with the snapshot after it, or
+    /// the refusal: 404 for a ring there is not, 503 while the rings cannot take requests, else 400.
+    private func apply(_ make: () throws(RequestError) -> Request) -> HTTPResponse {
         do {
-            try body()
+            try control.submit(try make())
             return .snapshot(control.snapshot())
         } catch {
-            switch error {
-            case .payload(let e): return .error(400, e.message)
-            case .control(let e):
-                if case .unknownRing = e { return .error(404, e.description) }
-                if case .unavailable = e { return .error(503, e.description) }
-                return .error(400, e.description)
+            switch error.kind {
+            case .unknownRing: return .error(404, error.message)
+            case .unavailable: return .error(503, error.message)
+            case .invalid: return .error(400, error.message)
             }
         }
     }
 
     /// `{"values":{"move":0.5,…},"duration":1,"curve":"spring"}`: several rings in one transition.
-    private func setMany(_ body: [UInt8]) throws(RouteError) {
-        let object: JSONObject
-        do throws(PayloadError) {
-            object = try JSONObject.parse(body)
-            try object.onlyKeys(["values", "duration", "curve"])
-        } catch { throw .payload(error) }
+    private func setMany(_ body: [UInt8]) throws(RequestError) -> Request {
+        let object = try JSONObject.parse(body)
+        try object.onlyKeys(["values", "duration", "curve"])
         guard let raw = object["values"] as? [String: Any], !raw.isEmpty else {
-            throw .payload(PayloadError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring"))
+            throw RequestError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring")
         }
         var values: [String: Double] = [:]
-        var timing = SetCommand(value: 0)
-        do throws(PayloadError) {
-            for (ring, value) in raw { values[ring] = try SetCommand.parseValue(value, name: ring) }
-            var rest = object.members
-            rest["values"] = nil
-            rest["value"] = 0.0
-            timing = try SetCommand.parse(object: JSONObject(members: rest))
-        } catch { throw .payload(error) }
-        do throws(ControlError) { try control.set(values, duration: timing.duration, curve: timing.curve) } catch {
-            throw .control(error)
-        }
+        for (ring, value) in raw.sorted(by: { $0.key < $1.key }) { values[ring] = try SetCommand.parseValue(value, name: ring) }
+        var rest = object.members
+        rest["values"] = nil
+        rest["value"] = 0.0
+        let timing = try SetCommand.parse(object: JSONObject(members: rest))
+        return .set(values, duration: timing.duration ?? 0, curve: timing.curve ?? .easeInOut)
     }
 
-    private func bodyValue(_ body: [UInt8], max: Double) throws(RouteError) -> Double {
-        do throws(PayloadError) {
-            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.hasPrefix("{") {
-                let object = try JSONObject.parse(body)
-                try object.onlyKeys(["value"])
-                guard let raw = object["value"] else { throw PayloadError("send {\"value\":0.5} or 50%") }
-                return try SetCommand.parseValue(raw, name: "value", max: max)
-            }
-            return try SetCommand.parseValue(text, name: "value", max: max)
-        } catch { throw .payload(error) }
+    private func brightness(_ body: [UInt8]) throws(RequestError) -> Double {
+        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("{") else { return try SetCommand.parseBrightness(text) }
+        let object = try JSONObject.parse(body)
+        try object.onlyKeys(["value"])
+        guard let raw = object["value"] else { throw RequestError("send {\"value\":0.5} or 50%") }
+        return try SetCommand.parseBrightness(raw)
     }
 
-    private func power(_ body: [UInt8]) throws(RouteError) -> Bool {
+    private func power(_ body: [UInt8]) throws(RequestError) -> Bool {
         let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         switch text.lowercased() {
         case "on", "true", "1": return true
         case "off", "false", "0": return false
         default: break
         }
-        do throws(PayloadError) {
-            let object = try JSONObject.parse(body)
-            try object.onlyKeys(["on"])
-            guard let on = object["on"] as? Bool else { throw PayloadError("send {\"on\":true} or {\"on\":false}") }
-            return on
-        } catch { throw .payload(error) }
+        let object = try JSONObject.parse(body)
+        try object.onlyKeys(["on"])
+        guard let on = object["on"] as? Bool else { throw RequestError("send {\"on\":true} or {\"on\":false}") }
+        return on
     }
 
     /// `Authorization: Bearer <token>` (the scheme in any case, RFC 9110 §11.1); the

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import Synchronization
 
 /// The JSON API and the live page over HTTP (libmicrohttpd): `GET /`, `GET /api/state`,

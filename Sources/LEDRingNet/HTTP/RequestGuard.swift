@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import LEDRingControl
 #endif
 
 /// The checks every request passes before it is routed, against other web pages and DNS

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 import Synchronization
 
 /// Rings on MQTT (libmosquitto): commands in, retained state out, availability by last will,
@@ -186,20 +187,22 @@ public final class MQTTBridge: Sendable {
                      + "publish them without retain, and clear this one with an empty retained message")
             return
         }
-        let command: MQTTCommand?
-        do throws(PayloadError) {
-            command = try topics.command(topic: topic, payload: payload)
+        let requests: [Request]?
+        do throws(RequestError) {
+            requests = try topics.requests(topic: topic, payload: payload)
         } catch {
             complain("ignored \(LogText.escaped(topic)): \(LogText.escaped(error.message, limit: 200))")
             return
         }
-        guard let command else { return }
-        do throws(ControlError) {
-            try command.apply(to: control)
-        } catch {
-            // A group message may name a ring only other devices have: not an error here.
-            if case .unknownRing = error, topics.isGroup(topic) { return }
-            complain("ignored \(LogText.escaped(topic)): \(LogText.escaped("\(error)", limit: 200))")
+        for request in requests ?? [] {
+            do throws(RequestError) {
+                try control.submit(request)
+            } catch {
+                // A group message may name a ring only other devices have: not an error here.
+                if error.kind == .unknownRing, topics.isGroup(topic) { return }
+                complain("ignored \(LogText.escaped(topic)): \(LogText.escaped(error.message, limit: 200))")
+                return
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingControl
 
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).
@@ -43,9 +44,10 @@ public struct MQTTTopics: Sendable {
         return topic.hasPrefix(group + "/") && !topic.hasPrefix(base + "/")
     }
 
-    /// The command `payload` on `topic` asks for; nil when the topic is not a command topic
-    /// (our own state topics, say). Throws for a bad payload.
-    public func command(topic: String, payload: [UInt8]) throws(PayloadError) -> MQTTCommand? {
+    /// The requests `payload` on `topic` asks for (Home Assistant's light JSON can ask for a
+    /// brightness and the power at once); nil when the topic is not a command topic (our own
+    /// state topics, say). Throws for a bad payload, with the words the socket uses.
+    public func requests(topic: String, payload: [UInt8]) throws(RequestError) -> [Request]? {
         var rest: Substring?
         for prefix in [base] + (group.map { [$0] } ?? []) where topic.hasPrefix(prefix + "/") {
             rest = topic.dropFirst(prefix.count + 1)
@@ -54,20 +56,21 @@ public struct MQTTTopics: Sendable {
         guard let rest else { return nil }
         let levels = rest.split(separator: "/", omittingEmptySubsequences: false)
         guard payload.count <= SetCommand.maxPayloadBytes else {
-            throw PayloadError("payload is \(payload.count) bytes; at most \(SetCommand.maxPayloadBytes) are read")
+            throw RequestError("payload is \(payload.count) bytes; at most \(SetCommand.maxPayloadBytes) are read")
         }
         let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if levels.count == 2 && levels[1] == "set" {
-            return .set(ring: String(levels[0]), try SetCommand.parse(payload))
+            let ring = String(levels[0])
+            return [try SetCommand.parse(payload, ring: ring).request(ring: ring)]
         }
         guard levels.count == 1 else { return nil }
         switch levels[0] {
-        case "reset": return .reset
+        case "reset": return [.resetAtOnce]
         case "spin", "stop":
-            guard !text.isEmpty else { throw PayloadError("\(levels[0]) needs the ring's name as payload, like move") }
-            return levels[0] == "spin" ? .spin(text) : .stop(text)
+            guard !text.isEmpty else { throw RequestError("\(levels[0]) needs the ring's name as payload, like move") }
+            return [levels[0] == "spin" ? .spin(rings: [text]) : .stop(rings: [text])]
         case "brightness":
-            return .brightness(try SetCommand.parseValue(text, name: "brightness", max: 1))
+            return [.brightness(try SetCommand.parseBrightness(text))]
         case "power":
             return try light(text)
         default:
@@ -76,31 +79,30 @@ public struct MQTTTopics: Sendable {
     }
 
     /// `ON`/`OFF`, or `{"state":"ON","brightness":80}` with brightness 0…100 (Home Assistant's
-    /// scale is set to 100 in discovery).
-    private func light(_ text: String) throws(PayloadError) -> MQTTCommand {
+    /// scale is set to 100 in discovery): the brightness first, so turning on shows the new level.
+    private func light(_ text: String) throws(RequestError) -> [Request] {
         switch text.uppercased() {
-        case "ON": return .light(on: true, brightness: nil)
-        case "OFF": return .light(on: false, brightness: nil)
+        case "ON": return [.power(true)]
+        case "OFF": return [.power(false)]
         default: break
         }
         let object = try JSONObject.parse(Array(text.utf8))
         try object.onlyKeys(["state", "brightness"])
-        var on: Bool?
-        if let state = object["state"] {
-            guard let word = (state as? String)?.uppercased(), word == "ON" || word == "OFF" else {
-                throw PayloadError("\"state\": \(JSONObject.show(state)) must be \"ON\" or \"OFF\"")
-            }
-            on = word == "ON"
-        }
-        var level: Double?
+        var requests: [Request] = []
         if let b = object["brightness"] {
             guard let n = b as? Double, n.isFinite, (0...100).contains(n) else {
-                throw PayloadError("\"brightness\": \(JSONObject.show(b)) must be 0…100")
+                throw RequestError("\"brightness\": \(JSONObject.show(b)) must be 0…100 (Home Assistant's scale)")
             }
-            level = n / 100
+            requests.append(.brightness(n / 100))
         }
-        guard on != nil || level != nil else { throw PayloadError("send ON, OFF or {\"state\":\"ON\",\"brightness\":80}") }
-        return .light(on: on, brightness: level)
+        if let state = object["state"] {
+            guard let word = (state as? String)?.uppercased(), word == "ON" || word == "OFF" else {
+                throw RequestError("\"state\": \(JSONObject.show(state)) must be \"ON\" or \"OFF\"")
+            }
+            requests.append(.power(word == "ON"))
+        }
+        guard !requests.isEmpty else { throw RequestError("send ON, OFF or {\"state\":\"ON\",\"brightness\":80}") }
+        return requests
     }
 
     /// The retained state messages for `snapshot`: each ring's `{"value":…,"percent":…,"spinning":…}`

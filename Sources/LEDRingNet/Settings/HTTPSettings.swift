@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import LEDRingControl
 #endif
 
 /// The `http` section of the config: where the API and web page listen, the optional token and

@@ -1,46 +1,72 @@
 /// What `status` reports: the output, its health and the picture's cost.
-struct StatusReport: Equatable, Sendable {
+public struct StatusReport: Equatable, Sendable {
     /// The driver's name (`ws2812-spi`, `simulate`).
-    var driver: String
+    public var driver: String
     /// The device or dump file, when there is one.
-    var device: String?
+    public var device: String?
     /// Whether the driver is open and taking frames.
-    var driverUp: Bool
+    public var driverUp: Bool
     /// LEDs on the chain.
-    var leds: Int
+    public var leds: Int
     /// Configured frames per second.
-    var fps: Double
+    public var fps: Double
     /// Seconds between frames while animating: 1/fps, or longer when the wire needs it.
-    var frameInterval: Double
+    public var frameInterval: Double
     /// Frames sent since start.
-    var framesSent: Int
+    public var framesSent: Int
     /// Driver errors since start.
-    var errors: Int
+    public var errors: Int
     /// The last driver error, if any.
-    var lastError: String?
+    public var lastError: String?
     /// Estimated LED current of the last frame, mA.
-    var estimatedMilliamps: Double
+    public var estimatedMilliamps: Double
     /// The power budget in force, mA.
-    var maxMilliamps: Int?
+    public var maxMilliamps: Int?
     /// The limiter's uniform scale on the last frame (1: not limited).
-    var limitScale: Double = 1
+    public var limitScale: Double = 1
     /// Whether frames are refreshed only because dithering needs them.
-    var dithering = false
+    public var dithering = false
     /// Whether something is moving.
-    var animating: Bool
+    public var animating: Bool
     /// Connected clients.
-    var clients: Int
+    public var clients: Int
     /// Seconds since the daemon started.
-    var uptime: Double
+    public var uptime: Double
     /// The config file, when there is one.
-    var config: String?
+    public var config: String?
     /// Where the HTTP API listens (`127.0.0.1:8080`), when it runs.
-    var http: String? = nil
+    public var http: String? = nil
     /// Whether the MQTT bridge is connected to its broker, when it runs.
-    var mqttConnected: Bool? = nil
+    public var mqttConnected: Bool? = nil
+
+    /// A status report.
+    public init(driver: String, device: String?, driverUp: Bool, leds: Int, fps: Double, frameInterval: Double,
+                framesSent: Int, errors: Int, lastError: String?, estimatedMilliamps: Double, maxMilliamps: Int?,
+                limitScale: Double = 1, dithering: Bool = false, animating: Bool, clients: Int, uptime: Double,
+                config: String?, http: String? = nil, mqttConnected: Bool? = nil) {
+        self.driver = driver
+        self.device = device
+        self.driverUp = driverUp
+        self.leds = leds
+        self.fps = fps
+        self.frameInterval = frameInterval
+        self.framesSent = framesSent
+        self.errors = errors
+        self.lastError = lastError
+        self.estimatedMilliamps = estimatedMilliamps
+        self.maxMilliamps = maxMilliamps
+        self.limitScale = limitScale
+        self.dithering = dithering
+        self.animating = animating
+        self.clients = clients
+        self.uptime = uptime
+        self.config = config
+        self.http = http
+        self.mqttConnected = mqttConnected
+    }
 
     /// The status as one JSON line.
-    var jsonLine: String {
+    public var jsonLine: String {
         func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
         var members: [(String, String)] = [
             ("ok", "true"), ("driver", JSONText.string(driver)), ("device", optional(device)),

@@ -3,36 +3,45 @@ import RingRender
 /// Applies requests to the rings' states at a time the caller passes in: the pure heart of the
 /// daemon, so every verb is tested without sockets or clocks.
 ///
-/// A request is checked whole before anything changes, so a bad request changes nothing.
-struct Controller: Sendable {
+/// A request is checked whole (`Request.validate(rings:)`, the one check every front end shares)
+/// before anything changes, so a bad request changes nothing.
+public struct Controller: Sendable {
     /// The rings' names, in chain order.
-    private(set) var names: [String]
+    public private(set) var names: [String]
     /// Each ring's state, in chain order.
-    private(set) var states: [RingState]
+    public private(set) var states: [RingState]
     /// Overall light, 0…1.
-    private(set) var brightness: Double
+    public private(set) var brightness: Double
     /// Whether `brightness` was set by a request (or restored from one), not taken from the
     /// config: only such a value is saved, so editing the config's brightness is not overruled
     /// by a stale state file.
-    private(set) var brightnessSetAtRunTime = false
+    public private(set) var brightnessSetAtRunTime = false
+    /// Whether the LEDs are lit; off shows black whatever the values (which are kept).
+    public private(set) var power = true
 
     /// What applying a request did.
-    struct Outcome: Equatable, Sendable {
+    public struct Outcome: Equatable, Sendable {
         /// The answer to send.
-        var reply: Reply
+        public var reply: Reply
         /// Whether the picture or the saved values changed (draw a frame, save the state).
-        var changed: Bool
+        public var changed: Bool
+
+        /// An outcome.
+        public init(reply: Reply, changed: Bool) {
+            self.reply = reply
+            self.changed = changed
+        }
     }
 
     /// Rings called `names`, all at 0.
-    init(names: [String], brightness: Double) {
+    public init(names: [String], brightness: Double) {
         self.names = names
         self.states = Array(repeating: RingState(), count: names.count)
         self.brightness = brightness
     }
 
     /// Applies `request` at time `t`; `status` is asked only for a status request.
-    mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
+    public mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
         do {
             return try perform(request, at: t, status: status)
         } catch {
@@ -42,12 +51,11 @@ struct Controller: Sendable {
 
     private mutating func perform(_ request: Request, at t: Double,
                                   status: () -> StatusReport) throws(RequestError) -> Outcome {
+        try request.validate(rings: names)
         switch request {
         case .set(let values, let duration, let curve):
-            let indices = try values.map { (update) throws(RequestError) in try index(of: update.ring) }
-            for (i, update) in zip(indices, values) {
-                let value = try Request.checked(update.value, for: update.ring)
-                states[i].set(value, at: t, duration: duration, curve: curve)
+            for update in values {
+                states[try Request.index(of: update.ring, in: names)].set(update.value, at: t, duration: duration, curve: curve)
             }
         case .get:
             return Outcome(reply: report(at: t), changed: false)
@@ -56,31 +64,28 @@ struct Controller: Sendable {
                 states[i].set(0, at: t, duration: duration, curve: curve)
             }
         case .spin(let rings):
-            let indices = try rings.map { (name) throws(RequestError) in try index(of: name) }
-            for i in indices { states[i].spin(at: t) }
+            for name in rings { states[try Request.index(of: name, in: names)].spin(at: t) }
         case .stop(let rings):
-            let indices = rings.isEmpty ? Array(states.indices)
-                : try rings.map { (name) throws(RequestError) in try index(of: name) }
-            for i in indices { states[i].stopSpinning() }
+            if rings.isEmpty {
+                for i in states.indices { states[i].stopSpinning() }
+            }
+            for name in rings { states[try Request.index(of: name, in: names)].stopSpinning() }
         case .brightness(let value):
-            guard value.isFinite, value >= 0, value <= 1 else { throw RequestError("brightness \(value): must be 0…1") }
             brightness = value
             brightnessSetAtRunTime = true
+        case .power(let on):
+            // Not saved: a restart comes back lit, as the supply does.
+            let changed = on != power
+            power = on
+            return Outcome(reply: report(at: t), changed: changed)
         case .status:
             return Outcome(reply: .status(status()), changed: false)
         }
         return Outcome(reply: report(at: t), changed: true)
     }
 
-    private func index(of ring: String) throws(RequestError) -> Int {
-        guard let i = names.firstIndex(of: ring) else {
-            throw RequestError("no ring called \"\(Request.shown(ring))\"; the rings are \(names.joined(separator: ", "))")
-        }
-        return i
-    }
-
     /// Every ring's shown and target value at `t`.
-    func report(at t: Double) -> Reply {
+    public func report(at t: Double) -> Reply {
         .rings(zip(names, states).map { name, state in
             Reply.RingReport(name: name, shown: state.shown(at: t), target: state.target,
                              spinning: state.spinningSince != nil)
@@ -88,12 +93,12 @@ struct Controller: Sendable {
     }
 
     /// Whether any ring moves after `t` (a transition or a spinner).
-    func isAnimating(at t: Double) -> Bool {
+    public func isAnimating(at t: Double) -> Bool {
         states.contains { $0.isAnimating(at: t) }
     }
 
     /// What survives a restart: targets, spinners and brightness.
-    var saved: SavedState {
+    public var saved: SavedState {
         var values: [String: Double] = [:]
         var spinning: [String] = []
         for (name, state) in zip(names, states) {
@@ -104,7 +109,7 @@ struct Controller: Sendable {
     }
 
     /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
-    mutating func restore(_ saved: SavedState, at t: Double) {
+    public mutating func restore(_ saved: SavedState, at t: Double) {
         for (i, name) in names.enumerated() {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
             if saved.spinning.contains(name) { states[i].spin(at: t) }
@@ -118,9 +123,10 @@ struct Controller: Sendable {
     /// The same values on a new set of rings (after a config reload): rings are matched by name,
     /// new rings start at 0, and transitions in flight carry on. A new config brightness
     /// (`newBrightness`) replaces one set at run time.
-    func carried(to newNames: [String], brightness newBrightness: Double? = nil) -> Controller {
+    public func carried(to newNames: [String], brightness newBrightness: Double? = nil) -> Controller {
         var next = Controller(names: newNames, brightness: newBrightness ?? brightness)
         next.brightnessSetAtRunTime = newBrightness == nil && brightnessSetAtRunTime
+        next.power = power
         for (i, name) in newNames.enumerated() {
             if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
         }

@@ -3,8 +3,8 @@ import RingRender
 extension Request {
     /// The short text form for shell use: `set move 0.8 [exercise 40%] [duration 1.5] [curve spring]`
     /// (`move=0.8` works too), `get`, `reset [duration S] [curve C]`, `spin RING…`, `stop [RING…]`,
-    /// `brightness 0.5`, `status`.
-    static func parseText(_ line: String) throws(RequestError) -> Request {
+    /// `brightness 0.5`, `power on|off`, `status`.
+    public static func parseText(_ line: String) throws(RequestError) -> Request {
         var words: [String] = []
         for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
             // `move=0.8` is the same as `move 0.8`, as on the client's command line.
@@ -30,7 +30,7 @@ extension Request {
                 }
                 let text = rest[i + 1]
                 switch key {
-                case "duration": duration = try Request.duration(Double(text), text: text)
+                case "duration": duration = try Request.checkedDuration(Double(text), shown: text)
                 case "curve": curve = try Request.curve(text)
                 default: values.append(RingValueUpdate(ring: key, value: try Request.value(text, for: key)))
                 }
@@ -45,7 +45,7 @@ extension Request {
             while i < rest.count {
                 guard i + 1 < rest.count else { throw RequestError("reset: \"\(Request.shown(rest[i]))\" needs a value, e.g. reset duration 1") }
                 switch rest[i] {
-                case "duration": duration = try Request.duration(Double(rest[i + 1]), text: rest[i + 1])
+                case "duration": duration = try Request.checkedDuration(Double(rest[i + 1]), shown: rest[i + 1])
                 case "curve": curve = try Request.curve(rest[i + 1])
                 default: throw RequestError("reset: unknown option \"\(Request.shown(rest[i]))\"; use reset [duration S] [curve C]")
                 }
@@ -59,10 +59,13 @@ extension Request {
         case "brightness":
             guard rest.count == 1 else { throw RequestError("brightness: give one value 0…1, e.g. brightness 0.5") }
             let text = rest[0]
-            guard let value = ProgressText.parse(text) else {
-                throw RequestError("brightness \"\(Request.shown(text))\": not a number; give 0…1 or 0%…100%")
+            return .brightness(try Request.brightnessValue(text))
+        case "power":
+            switch rest.count == 1 ? rest[0].lowercased() : "" {
+            case "on": return .power(true)
+            case "off": return .power(false)
+            default: throw RequestError("power: give on or off, e.g. power off")
             }
-            return try Request.brightness(value, text: text)
         case "get", "status":
             guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status

@@ -1,6 +1,6 @@
 import RingRender
 import Testing
-@testable import LEDRingApp
+@testable import LEDRingControl
 
 @Suite struct ControllerTests {
     let status = StatusReport(driver: "test", device: nil, driverUp: true, leds: 52, fps: 30, frameInterval: 1.0 / 30,
@@ -43,6 +43,26 @@ import Testing
         #expect(!outcome.changed)
         #expect(outcome.reply == .error("no ring called \"nope\"; the rings are move, exercise, stand"))
         #expect(rings(c.report(at: 2))[0].target == 0.5)
+    }
+
+    @Test func aBadValueAfterAGoodOneChangesNothingEither() {
+        var c = controller()
+        let outcome = c.apply(.set(values: [.init(ring: "move", value: 0.5), .init(ring: "stand", value: 101)], duration: 0,
+                                   curve: .easeInOut), at: 0, status: { status })
+        #expect(!outcome.changed && !outcome.reply.ok)
+        #expect(rings(c.report(at: 1))[0].target == 0)
+    }
+
+    @Test func powerOffKeepsTheValuesAndIsNotSaved() throws {
+        var c = controller()
+        _ = try apply(&c, "set move 0.5", at: 0)
+        #expect(try apply(&c, "power off", at: 1).changed)
+        #expect(!c.power && rings(c.report(at: 1))[0].target == 0.5)
+        #expect(try !apply(&c, "power off", at: 2).changed)
+        #expect(c.saved == SavedState(rings: ["move": 0.5, "exercise": 0, "stand": 0], spinning: [], brightness: nil))
+        #expect(!c.carried(to: ["move"]).power)
+        _ = try apply(&c, "power on", at: 3)
+        #expect(c.power)
     }
 
     @Test func resetAnimatesEveryRingToZeroAndStopsSpinners() throws {

@@ -1,27 +1,29 @@
-import LEDRingNet
+import LEDRingControl
+import LEDRingControlTesting
 import RingRender
 import Synchronization
 import Testing
 
-@Suite struct InMemoryRingControlTests {
+/// The front ends' test double: the real controller behind a test clock.
+@Suite struct RecordingRingControlTests {
     @Test func setShowsInTheSnapshotAndTheFrame() throws {
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let before = control.snapshot()
         #expect(before.rings.map(\.name) == ["move", "exercise", "stand"])
         #expect(before.rings.map(\.leds.count) == [24, 16, 12])
-        try control.set(["move": 0.5], duration: nil, curve: nil)
+        try control.submit(.set(["move": 0.5]))
         let after = control.snapshot()
         let move = try #require(after.ring(named: "move"))
         #expect(move.value == 0.5 && move.target == 0.5 && !move.spinning)
         // Half the ring is lit brighter than the track: the first LED differs from the last.
         #expect(move.leds[0] != before.rings[0].leds[0])
         #expect(move.leds[23] == before.rings[0].leds[23])
-        #expect(control.commands == [.set(["move": 0.5], duration: nil, curve: nil)])
+        #expect(control.commands == [.set(["move": 0.5])])
     }
 
     @Test func transitionsMoveWithTheClock() throws {
-        let control = try InMemoryRingControl()
-        try control.set(["stand": 1], duration: 2, curve: .linear)
+        let control = try RecordingRingControl()
+        try control.submit(.set(["stand": 1], duration: 2, curve: .linear))
         #expect(control.snapshot().ring(named: "stand")?.value == 0)
         control.advance(by: 1)
         #expect(control.snapshot().ring(named: "stand")?.value == 0.5)
@@ -30,45 +32,52 @@ import Testing
     }
 
     @Test func refusesUnknownRingsAndBadValuesWithoutChangingAnything() throws {
-        let control = try InMemoryRingControl()
-        #expect(throws: ControlError.unknownRing("moov", known: ["move", "exercise", "stand"])) {
-            try control.set(["move": 0.5, "moov": 0.3], duration: nil, curve: nil)
+        let control = try RecordingRingControl()
+        let before = control.snapshot()
+        #expect(throws: RequestError.unknownRing("moov", known: ["move", "exercise", "stand"])) {
+            try control.submit(.set(["move": 0.5, "moov": 0.3]))
         }
-        #expect(throws: ControlError.badValue(ring: "move", value: -1)) { try control.set(["move": -1], duration: nil, curve: nil) }
-        #expect(throws: ControlError.badBrightness(2)) { try control.setBrightness(2) }
-        #expect(throws: ControlError.self) { try control.spin("nope") }
-        #expect(control.snapshot().ring(named: "move")?.target == 0)
+        #expect(throws: RequestError.self) { try control.submit(.set(["move": -1])) }
+        #expect(throws: RequestError.self) { try control.submit(.set(["move": 1], duration: -1)) }
+        #expect(throws: RequestError.self) { try control.submit(.brightness(2)) }
+        #expect(throws: RequestError.self) { try control.submit(.spin(rings: ["nope"])) }
+        #expect(control.snapshot() == before)
         #expect(control.commands.isEmpty)
-        #expect("\(ControlError.unknownRing("moov", known: ["move"]))" == "no ring called \"moov\"; the rings are move")
+        #expect(control.refusals.count == 5)
+        #expect(control.refusals[0].kind == .unknownRing && control.refusals[1].kind == .invalid)
+        #expect("\(RequestError.unknownRing("moov", known: ["move"]))" == "no ring called \"moov\"; the rings are move")
     }
 
     @Test func resetSpinBrightnessAndPower() throws {
-        let control = try InMemoryRingControl()
-        try control.set(["move": 0.7, "exercise": 1.2], duration: nil, curve: nil)
-        try control.spin("stand")
+        let control = try RecordingRingControl()
+        try control.submit(.set(["move": 0.7, "exercise": 1.2]))
+        try control.submit(.spin(rings: ["stand"]))
         #expect(control.snapshot().ring(named: "stand")?.spinning == true)
-        try control.stop("stand")
+        try control.submit(.stop(rings: ["stand"]))
         #expect(control.snapshot().ring(named: "stand")?.spinning == false)
-        try control.setBrightness(0.5)
+        try control.submit(.brightness(0.5))
         #expect(control.snapshot().brightness == 0.5)
-        control.setPower(false)
+        try control.submit(.power(false))
+        #expect(control.snapshot().power == false)
         #expect(control.snapshot().rings.allSatisfy { $0.leds.allSatisfy { $0 == "#000000" } })
-        control.setPower(true)
-        control.reset()
-        #expect(control.snapshot().rings.allSatisfy { $0.target == 0 && !$0.spinning })
-        #expect(control.commands.last == .reset)
+        #expect(control.controller.states[0].target == 0.7, "power off keeps the values")
+        try control.submit(.power(true))
+        try control.submit(.spin(rings: ["stand"]))
+        try control.reset()
+        #expect(control.snapshot().rings.allSatisfy { $0.target == 0 && $0.value == 0 && !$0.spinning })
+        #expect(control.commands.last == .resetAtOnce)
     }
 
     @Test func observersHearEveryChangeUntilRemoved() throws {
-        let control = try InMemoryRingControl()
+        let control = try RecordingRingControl()
         let seen = Mutex<[Double]>([])
         let id = control.addObserver { snapshot in
             seen.withLock { $0.append(snapshot.ring(named: "move")?.target ?? -1) }
         }
-        try control.set(["move": 0.25], duration: nil, curve: nil)
-        control.reset()
+        try control.submit(.set(["move": 0.25]))
+        try control.reset()
         control.removeObserver(id)
-        try control.set(["move": 0.75], duration: nil, curve: nil)
+        try control.submit(.set(["move": 0.75]))
         #expect(seen.withLock { $0 } == [0.25, 0])
     }
 

@@ -1,8 +1,8 @@
 /// Writes the small JSON the protocol sends, by hand, so replies have a fixed key order and
 /// numbers print as Swift prints them (`0.8`, not `0.80000000000000004`).
-enum JSONText {
+public enum JSONText {
     /// `text` as a JSON string literal.
-    static func string(_ text: String) -> String {
+    public static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -21,13 +21,13 @@ enum JSONText {
     }
 
     /// A number; JSON has no NaN or infinity, so those become null.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         return JSONValue.format(value)
     }
 
     /// An object from key/value-text pairs, in the order given.
-    static func object(_ members: [(String, String)]) -> String {
+    public static func object(_ members: [(String, String)]) -> String {
         "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 }

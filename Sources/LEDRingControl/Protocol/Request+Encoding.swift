@@ -1,6 +1,6 @@
 extension Request {
     /// The request as one JSON line (without the newline), as the client sends it.
-    var jsonLine: String {
+    public var jsonLine: String {
         func list(_ names: [String]) -> String { "[" + names.map(JSONText.string).joined(separator: ",") + "]" }
         switch self {
         case .set(let values, let duration, let curve):
@@ -15,6 +15,7 @@ extension Request {
         case .stop(let rings): return JSONText.object([("verb", "\"stop\""), ("rings", list(rings))])
         case .brightness(let value): return JSONText.object([("verb", "\"brightness\""), ("value", JSONText.number(value))])
         case .status: return #"{"verb":"status"}"#
+        case .power(let on): return JSONText.object([("verb", "\"power\""), ("on", on ? "true" : "false")])
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON document as plain values, so a config can be checked by hand: every unknown key and
 /// every bad value is found in one pass, with its path, instead of stopping at the first.
-enum JSONValue: Equatable, Sendable, Decodable {
+public enum JSONValue: Equatable, Sendable, Decodable {
     /// `null`.
     case null
     /// `true` or `false` (never a number: JSONDecoder does not turn 1 into true).
@@ -16,7 +16,7 @@ enum JSONValue: Equatable, Sendable, Decodable {
     /// An object; keys are reported in sorted order so messages are stable.
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -36,7 +36,7 @@ enum JSONValue: Equatable, Sendable, Decodable {
     /// Parses `data` as one JSON document (check it with `JSONSyntax` first for a message that
     /// says where the syntax broke). JSONSerialization and one conversion: several times faster
     /// and smaller than decoding each value by trial, which matters for a big file.
-    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         do {
             return convert(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
         } catch {
@@ -59,7 +59,7 @@ enum JSONValue: Equatable, Sendable, Decodable {
     }
 
     /// The value as JSON text again (whole numbers without `.0`, so integer settings decode).
-    var jsonText: String {
+    public var jsonText: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -73,7 +73,7 @@ enum JSONValue: Equatable, Sendable, Decodable {
     }
 
     /// The value as people write it, for messages: strings quoted, long values shortened.
-    var shown: String {
+    public var shown: String {
         let text: String
         switch self {
         case .null: text = "null"
@@ -89,14 +89,17 @@ enum JSONValue: Equatable, Sendable, Decodable {
     }
 
     /// A number without a needless `.0` (`24`, not `24.0`).
-    static func format(_ n: Double) -> String {
+    public static func format(_ n: Double) -> String {
         if n.isFinite, n == n.rounded(), abs(n) < 1e15 { return String(Int(n)) }
         return String(n)
     }
 }
 
 /// A document that is not JSON at all.
-struct JSONSyntaxError: Error, Sendable {
+public struct JSONSyntaxError: Error, Sendable {
     /// What the parser said.
-    var message: String
+    public var message: String
+
+    /// Wraps what the parser said.
+    public init(message: String) { self.message = message }
 }

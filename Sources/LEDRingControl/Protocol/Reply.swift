@@ -1,5 +1,5 @@
 /// The answer to one request, sent as one JSON line.
-enum Reply: Equatable, Sendable {
+public enum Reply: Equatable, Sendable {
     /// The rings after the request (every verb but status and errors answers with these).
     case rings([RingReport], brightness: Double)
     /// The daemon's status.
@@ -8,25 +8,33 @@ enum Reply: Equatable, Sendable {
     case error(String)
 
     /// What one ring shows and where it is heading.
-    struct RingReport: Equatable, Sendable {
+    public struct RingReport: Equatable, Sendable {
         /// The ring's name.
-        var name: String
+        public var name: String
         /// The value shown now.
-        var shown: Double
+        public var shown: Double
         /// The value it is heading for (kept while spinning).
-        var target: Double
+        public var target: Double
         /// Whether it shows the spinner.
-        var spinning: Bool
+        public var spinning: Bool
+
+        /// A ring's report.
+        public init(name: String, shown: Double, target: Double, spinning: Bool) {
+            self.name = name
+            self.shown = shown
+            self.target = target
+            self.spinning = spinning
+        }
     }
 
     /// Whether the request was carried out.
-    var ok: Bool {
+    public var ok: Bool {
         if case .error = self { return false }
         return true
     }
 
     /// The reply as one JSON line, without the newline.
-    var jsonLine: String {
+    public var jsonLine: String {
         switch self {
         case .error(let message):
             return JSONText.object([("ok", "false"), ("error", JSONText.string(message))])

@@ -9,6 +9,9 @@ public struct JSONObject: @unchecked Sendable {
     /// The members.
     public let members: [String: Any]
 
+    /// Wraps members already in the normalised form `parse` produces.
+    public init(members: [String: Any]) { self.members = members }
+
     /// The member called `key`.
     public subscript(key: String) -> Any? { members[key] }
 

@@ -1,4 +1,4 @@
-import LEDRingNet
+import LEDRingControl
 import RingRender
 import Testing
 
@@ -16,8 +16,8 @@ import Testing
         #expect(command == SetCommand(value: 0.8, duration: 1.5, curve: .spring))
     }
 
-    @Test(arguments: [("abc", "not a number"), ("-0.1", "out of range"), ("nan", "not a number"),
-                      ("101", "out of range"), ("{\"value\":true}", "not a number"), ("{\"valu\":1}", "unknown key \"valu\""),
+    @Test(arguments: [("abc", "not a number"), ("-0.1", "must be 0…100"), ("nan", "not a number"),
+                      ("101", "must be 0…100"), ("{\"value\":true}", "not a number"), ("{\"valu\":1}", "unknown key \"valu\""),
                       ("{\"value\":1,\"curve\":\"bouncy\"}", "linear, easeIn"), ("{\"value\":1,\"duration\":-1}", "duration"),
                       ("{\"value\":", "not valid JSON"), ("{}", "no \"value\""), ("", "not a number")])
     func refusesBadPayloadsWithTheReason(text: String, reason: String) {
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func refusesOversizedAndNonUTF8Payloads() {
-        #expect(throws: PayloadError.self) { try SetCommand.parse([UInt8](repeating: 0x31, count: SetCommand.maxPayloadBytes + 1)) }
-        #expect(throws: PayloadError.self) { try SetCommand.parse([0xff, 0xfe]) }
+        #expect(throws: RequestError.self) { try SetCommand.parse([UInt8](repeating: 0x31, count: SetCommand.maxPayloadBytes + 1)) }
+        #expect(throws: RequestError.self) { try SetCommand.parse([0xff, 0xfe]) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import RingRender
 import Testing
-@testable import LEDRingApp
+@testable import LEDRingControl
 
 @Suite struct RequestTests {
     typealias Update = Request.RingValueUpdate
@@ -48,6 +48,7 @@ import Testing
         (#"{"verb":"get"}"#, .get), (#"{"verb":"spin","rings":["stand"]}"#, .spin(rings: ["stand"])),
         (#"{"verb":"spin","rings":"stand"}"#, .spin(rings: ["stand"])), (#"{"verb":"stop"}"#, .stop(rings: [])),
         (#"{"verb":"brightness","value":0.5}"#, .brightness(0.5)), (#"{"verb":"reset","duration":2}"#, .reset(duration: 2, curve: .easeInOut)),
+        ("power off", .power(false)), ("power ON", .power(true)), (#"{"verb":"power","on":false}"#, .power(false)),
     ])
     func verbs(line: String, expected: Request) throws {
         #expect(try Request.parse(line) == expected)
@@ -80,6 +81,7 @@ import Testing
     @Test(arguments: [
         Request.set(values: [Update(ring: "move", value: 0.8)], duration: 1.5, curve: .spring), .get,
         .reset(duration: 1, curve: .linear), .spin(rings: ["a", "b"]), .stop(rings: []), .brightness(0.25), .status,
+        .power(false), .power(true),
     ])
     func encodedRequestsParseBack(request: Request) throws {
         #expect(try Request.parse(request.jsonLine) == request)

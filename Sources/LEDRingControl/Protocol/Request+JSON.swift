@@ -1,9 +1,8 @@
 import Foundation
-import LEDRingNet
 import RingRender
 
 extension Request {
-    static let jsonKeys: [String: [String]] = [
+    public static let jsonKeys: [String: [String]] = [
         "set": ["verb", "rings", "duration", "curve"],
         "get": ["verb"],
         "reset": ["verb", "duration", "curve"],
@@ -11,11 +10,12 @@ extension Request {
         "stop": ["verb", "rings"],
         "brightness": ["verb", "value"],
         "status": ["verb"],
+        "power": ["verb", "on"],
     ]
 
     /// `{"verb":"set","rings":{"move":0.8},"duration":1.5,"curve":"easeInOut"}`,
     /// `{"verb":"spin","rings":["stand"]}`, `{"verb":"brightness","value":0.5}`, `{"verb":"get"}`.
-    static func parseJSON(_ line: String) throws(RequestError) -> Request {
+    public static func parseJSON(_ line: String) throws(RequestError) -> Request {
         let document: JSONValue
         do throws(JSONSyntax.Problem) {
             try JSONSyntax.check(Array(line.utf8))
@@ -56,12 +56,12 @@ extension Request {
                 guard case .number(let n)? = rings[name] else {
                     throw RequestError("\(name) \(rings[name]?.shown ?? "null"): must be a number 0…100 (1 = one lap)")
                 }
-                values.append(RingValueUpdate(ring: name, value: try checked(n, for: name, shown: JSONValue.format(n))))
+                values.append(RingValueUpdate(ring: name, value: try checkedValue(n, ring: name, shown: JSONValue.format(n))))
             }
-            let seconds = try duration.map { (d) throws(RequestError) in try Request.duration(d, text: JSONValue.format(d)) } ?? 0
+            let seconds = try duration.map { (d) throws(RequestError) in try Request.checkedDuration(d, shown: JSONValue.format(d)) } ?? 0
             return .set(values: values, duration: seconds, curve: curve)
         case "reset":
-            let seconds = try duration.map { (d) throws(RequestError) in try Request.duration(d, text: JSONValue.format(d)) }
+            let seconds = try duration.map { (d) throws(RequestError) in try Request.checkedDuration(d, shown: JSONValue.format(d)) }
             return .reset(duration: seconds ?? defaultResetDuration, curve: curve)
         case "spin", "stop":
             var names: [String] = []
@@ -81,7 +81,12 @@ extension Request {
             guard let value = try optionalNumber(members["value"], name: "brightness") else {
                 throw RequestError("brightness: give \"value\" 0…1, e.g. {\"verb\":\"brightness\",\"value\":0.5}")
             }
-            return try Request.brightness(value, text: JSONValue.format(value))
+            return .brightness(try Request.checkedBrightness(value, shown: JSONValue.format(value)))
+        case "power":
+            guard case .bool(let on)? = members["on"] else {
+                throw RequestError("power: give \"on\" true or false, e.g. {\"verb\":\"power\",\"on\":false}")
+            }
+            return .power(on)
         case "get": return .get
         default: return .status
         }

@@ -1,0 +1,18 @@
+import RingRender
+
+extension RingSnapshot {
+    /// What `controller`'s rings show at `t` in `frame` (chain order, as `Renderer.frame`
+    /// rendered for that time): shown and target values, spinners, and each LED's colour (all
+    /// black while the power is off). The daemon and the test double both build snapshots here.
+    public init(controller: Controller, frame: [RGB8], layout: RingLayout, at t: Double) {
+        let lit = controller.power ? frame : [RGB8](repeating: .black, count: layout.ledCount)
+        let colours = RingSnapshot.ledColors(of: lit, layout: layout)
+        var rings: [Ring] = []
+        for (index, (name, state)) in zip(controller.names, controller.states).enumerated() {
+            rings.append(Ring(name: name, value: state.shown(at: t), target: state.target,
+                              spinning: state.spinningSince != nil,
+                              leds: index < colours.count ? colours[index] : []))
+        }
+        self.init(rings: rings, brightness: controller.brightness, power: controller.power)
+    }
+}

@@ -1,0 +1,76 @@
+import RingRender
+
+/// One command for the rings: the single vocabulary every front end speaks. The socket and the
+/// client commands parse it from text or JSON, HTTP and MQTT build it from their routes and
+/// payloads, the GPIO knob and button make it directly; `Controller.apply` carries it out.
+public enum Request: Equatable, Sendable {
+    /// Head for new values on one or several rings (in the order given).
+    case set(values: [RingValueUpdate], duration: Double, curve: Curve)
+    /// The shown and target values.
+    case get
+    /// Every ring back to 0, animated; spinners stop.
+    case reset(duration: Double, curve: Curve)
+    /// Start the spinner on these rings.
+    case spin(rings: [String])
+    /// Stop the spinner on these rings (all when empty).
+    case stop(rings: [String])
+    /// Overall light, 0…1.
+    case brightness(Double)
+    /// Driver, frame rate, current, frames and errors.
+    case status
+    /// LEDs on or off; off shows black and switches the supply off, the values are kept.
+    case power(Bool)
+
+    /// A ring's new value.
+    public struct RingValueUpdate: Equatable, Sendable {
+        /// The ring's name.
+        public var ring: String
+        /// Its value (1 = one lap), finite, 0…100.
+        public var value: Double
+
+        /// A ring and its value.
+        public init(ring: String, value: Double) {
+            self.ring = ring
+            self.value = value
+        }
+    }
+
+    /// Longest request line the daemon reads; longer lines get an error reply.
+    public static let maxLineBytes = 64 * 1024
+    /// The network's `reset` (MQTT, HTTP, the page): every ring to 0 at once, not animated.
+    public static let resetAtOnce = Request.reset(duration: 0, curve: .easeInOut)
+    /// How long `reset` takes when no duration is given.
+    public static let defaultResetDuration = 1.0
+    /// The verbs, for messages.
+    public static let verbs = "set, get, reset, spin, stop, brightness, power, status"
+
+    /// Parses one line: a JSON object when it starts with `{`, else the text form
+    /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).
+    public static func parse(_ line: String) throws(RequestError) -> Request {
+        // A byte order mark some editors and Windows tools put first is not part of the request.
+        let unmarked = line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
+        let trimmed = Whitespace.trimmed(unmarked)
+        if trimmed.isEmpty { throw RequestError("empty request; send one of \(verbs), e.g. {\"verb\":\"get\"} or get") }
+        if trimmed.hasPrefix("{") { return try parseJSON(trimmed) }
+        return try parseText(trimmed)
+    }
+}
+
+extension Request {
+    /// Text from the request as echoed in a reply: control characters escaped, at most 40
+    /// characters (a 10 KB value is not sent back whole).
+    public static func shown(_ text: String) -> String { LogText.escaped(text, limit: 40) }
+
+    /// A number as a message shows it: without a needless `.0` (`24`, not `24.0`).
+    public static func shown(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+
+    /// A `set` of `values` (ring name to value, applied in name order), for front ends that
+    /// receive a map of rings: unchecked, for `validate(rings:)` or `Controller.apply`.
+    public static func set(_ values: [String: Double], duration: Double = 0, curve: Curve = .easeInOut) -> Request {
+        .set(values: values.sorted { $0.key < $1.key }.map { RingValueUpdate(ring: $0.key, value: $0.value) },
+             duration: duration, curve: curve)
+    }
+}

@@ -1,0 +1,29 @@
+/// The values written to the state file: what a restart puts back.
+public struct SavedState: Codable, Equatable, Sendable {
+    /// Target value per ring name.
+    public var rings: [String: Double]
+    /// Rings showing the spinner.
+    public var spinning: [String]
+    /// Overall light, 0…1, when it was changed at run time.
+    public var brightness: Double?
+
+    /// Saved values.
+    public init(rings: [String: Double], spinning: [String], brightness: Double?) {
+        self.rings = rings
+        self.spinning = spinning
+        self.brightness = brightness
+    }
+
+    /// Why a decoded state cannot be used, or nil when every value is in range.
+    public var problem: String? {
+        // The limits every request is held to, so a hand-edited file cannot restore what no
+        // front end would accept.
+        do throws(RequestError) {
+            for (name, value) in rings.sorted(by: { $0.key < $1.key }) { _ = try Request.checkedValue(value, ring: name) }
+            if let b = brightness { _ = try Request.checkedBrightness(b) }
+        } catch {
+            return error.message
+        }
+        return nil
+    }
+}
