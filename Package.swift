@@ -37,7 +37,7 @@ let gpiodAPI = detectGPIODAPI()
 let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 ]
-let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
+let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "LEDJSON", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
 // Network front ends (LEDRingNet) use libmosquitto for MQTT and libmicrohttpd for HTTP. A machine
@@ -56,7 +56,7 @@ let netSystemTargets: [Target] =
                                     providers: [.apt(["libmosquitto-dev"])])] : [])
     + (hasMicroHTTPD ? [.systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                                        providers: [.apt(["libmicrohttpd-dev"])])] : [])
-let netDependencies: [Target.Dependency] = ["RingRender", "LEDSystem"]
+let netDependencies: [Target.Dependency] = ["RingRender", "LEDSystem", "LEDJSON"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =
     (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
@@ -68,6 +68,7 @@ let package = Package(
         .executable(name: "ledring-bench", targets: ["ledring-bench"]),
         .library(name: "RingRender", targets: ["RingRender"]),
         .library(name: "LEDWire", targets: ["LEDWire"]),
+        .library(name: "LEDJSON", targets: ["LEDJSON"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
         .library(name: "LEDRingTestSupport", targets: ["LEDRingTestSupport"]),
@@ -78,6 +79,9 @@ let package = Package(
         .target(name: "CMath"),
         .target(name: "RingRender", dependencies: ["CMath"]),
         .target(name: "LEDWire", dependencies: ["RingRender"]),
+        // The one JSON value type, its strict parser, writer and path-carrying reader: no
+        // Foundation, so configs, state files and payloads cost a static binary no ICU.
+        .target(name: "LEDJSON"),
         .target(name: "CSpidev"),
         // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
@@ -88,12 +92,13 @@ let package = Package(
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingNetTesting"),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDRingNet"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
         .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LEDJSONTests", dependencies: ["LEDJSON", "LEDRingTestSupport"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting", "LEDRingNetTesting"]),
