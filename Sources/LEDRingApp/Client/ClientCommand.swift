@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LEDJSON
 import RingRender
 
 /// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,
@@ -16,7 +17,7 @@ enum ClientCommand {
         let path = DaemonPaths.clientSocket(option: socketOption, environment: ProcessInfo.processInfo.environment,
                                             uid: getuid(), exists: { access($0, F_OK) == 0 })
         let line = try exchange(request.jsonLine, socket: path)
-        guard case .object(let reply)? = try? JSONValue.parse(Data(line.utf8)) else {
+        guard case .object(let reply)? = try? JSONValue.parse(line) else {
             throw CommandError("the daemon on \(path) sent a reply that is not JSON: \(line.prefix(200))", code: .software)
         }
         if json {

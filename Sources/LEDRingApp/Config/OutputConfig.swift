@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDJSON
 import LEDWire
 
 /// Where frames go: the config's `output` section, with the same names as the command line.

@@ -1,3 +1,4 @@
+import LEDJSON
 import RingRender
 
 /// Reads the config's `rings` list into `RingSpec`s, reporting each bad value with its path.

@@ -1,4 +1,5 @@
 import Foundation
+import LEDJSON
 import LEDRingNet
 import RingRender
 
