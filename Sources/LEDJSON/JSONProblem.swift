@@ -1,5 +1,5 @@
 /// One thing wrong in a JSON document: where (a path like `rings[1].leds`) and what.
-public struct JSONProblem: Hashable, Sendable, CustomStringConvertible {
+public struct JSONProblem: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path of the offending value; empty for the document as a whole.
     public var path: String
     /// What is wrong, with the value and what would be right.

@@ -75,3 +75,17 @@ extension JSONValue {
         out += "\""
     }
 }
+
+extension JSONValue {
+    /// The value with every object's members sorted by key, for payloads whose bytes must not
+    /// depend on how they were built (a republished MQTT state is compared byte for byte).
+    public func sortingKeys() -> JSONValue {
+        switch self {
+        case .array(let items): return .array(items.map { $0.sortingKeys() })
+        case .object(let members):
+            return .object(JSONMembers(unchecked: members.pairs.sorted { $0.key < $1.key }
+                .map { JSONMembers.Member(key: $0.key, value: $0.value.sortingKeys()) }))
+        default: return self
+        }
+    }
+}

@@ -1,5 +1,5 @@
 /// The values written to the state file: what a restart puts back.
-struct SavedState: Codable, Equatable, Sendable {
+struct SavedState: Equatable, Sendable {
     /// Target value per ring name.
     var rings: [String: Double]
     /// Rings showing the spinner.

@@ -1,4 +1,5 @@
 import Foundation
+import LEDJSON
 
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).
@@ -108,19 +109,18 @@ public struct MQTTTopics: Sendable {
     public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
         var messages = snapshot.rings.map { ring in
             let percent = (ring.target * 1000).rounded() / 10
-            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json([
-                "value": ring.target, "percent": percent, "spinning": ring.spinning,
-            ]), retain: retain)
+            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object([
+                ("value", .number(ring.target)), ("percent", .number(percent)), ("spinning", .bool(ring.spinning)),
+            ])), retain: retain)
         }
-        messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json([
-            "state": snapshot.power ? "ON" : "OFF", "brightness": (snapshot.brightness * 100).rounded(),
-        ]), retain: retain))
+        messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json(.object([
+            ("state", .string(snapshot.power ? "ON" : "OFF")), ("brightness", .number((snapshot.brightness * 100).rounded())),
+        ])), retain: retain))
         return messages
     }
 
     /// Compact JSON with sorted keys (stable payloads, so unchanged state is not republished).
-    static func json(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+    static func json(_ object: JSONValue) -> String {
+        object.sortingKeys().jsonText
     }
 }
