@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LEDJSON
 import RingRender
@@ -14,7 +13,7 @@ enum ClientCommand {
     /// 69 when no daemon is running.
     static func run(_ arguments: [String]) throws(CommandError) -> ExitCode {
         let (request, socketOption, json) = try parse(arguments)
-        let path = DaemonPaths.clientSocket(option: socketOption, environment: ProcessInfo.processInfo.environment,
+        let path = DaemonPaths.clientSocket(option: socketOption, environment: ProcessEnvironment.current(),
                                             uid: getuid(), exists: { access($0, F_OK) == 0 })
         let line = try exchange(request.jsonLine, socket: path)
         guard case .object(let reply)? = try? JSONValue.parse(line) else {

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LEDHardware
 import LEDRingNet
@@ -106,7 +105,7 @@ final class Daemon {
         }
         outputSettings = config.output.overridden(by: options.output)
         config = options.color.applied(to: config)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
                                               environment: environment, uid: getuid())
         store = StateStore(path: DaemonPaths.state(option: options.statePath, config: config.statePath,

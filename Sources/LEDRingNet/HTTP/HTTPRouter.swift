@@ -1,4 +1,3 @@
-import Foundation
 import RingRender
 
 /// The JSON API and the page, as a pure function of a request and a `RingControl`; the server
@@ -145,7 +144,7 @@ public struct HTTPRouter: Sendable {
 
     private func bodyValue(_ body: [UInt8], max: Double) throws(RouteError) -> Double {
         do throws(PayloadError) {
-            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
             if text.hasPrefix("{") {
                 let object = try JSONObject.parse(body)
                 try object.onlyKeys(["value"])
@@ -157,7 +156,7 @@ public struct HTTPRouter: Sendable {
     }
 
     private func power(_ body: [UInt8]) throws(RouteError) -> Bool {
-        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
         switch text.lowercased() {
         case "on", "true", "1": return true
         case "off", "false", "0": return false
@@ -176,9 +175,9 @@ public struct HTTPRouter: Sendable {
     /// header (a token in a URL ends up in logs and history, so nothing that changes state takes it).
     private func authorised(_ request: HTTPRequest, token: String) -> Bool {
         if let header = request.authorization {
-            let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let parts = header.trimmingWhitespace().split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer",
-               HTTPRouter.constantTimeEqual(parts[1].trimmingCharacters(in: .whitespaces), token) { return true }
+               HTTPRouter.constantTimeEqual(parts[1].trimmingWhitespace(), token) { return true }
         }
         if isEventStream(request), let query = request.accessToken, HTTPRouter.constantTimeEqual(query, token) { return true }
         return false

@@ -1,5 +1,5 @@
-import Foundation
 import LEDJSON
+import RingRender
 
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).
@@ -57,7 +57,7 @@ public struct MQTTTopics: Sendable {
         guard payload.count <= SetCommand.maxPayloadBytes else {
             throw PayloadError("payload is \(payload.count) bytes; at most \(SetCommand.maxPayloadBytes) are read")
         }
-        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
         if levels.count == 2 && levels[1] == "set" {
             return .set(ring: String(levels[0]), try SetCommand.parse(payload))
         }
