@@ -69,7 +69,8 @@ public struct JSONReader: Sendable {
             report(path, "must be a whole number \(range.lowerBound)…\(range.upperBound), got \(value.shown)")
             return nil
         }
-        guard range.contains(Int(n)) else {
+        // Compared as Doubles first: on a 32-bit Pi, Int(n) of a big number would trap.
+        guard n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
             report(path, "must be \(range.lowerBound)…\(range.upperBound), got \(JSONValue.format(n))")
             return nil
         }

@@ -121,7 +121,7 @@ public enum JSONValue: Equatable, Sendable {
     public static func format(_ n: Double) -> String {
         if n.isFinite, n == n.rounded(), n.magnitude < 1e15 {
             if n == 0 && n.sign == .minus { return "-0" }
-            return String(Int(n))
+            return String(Int64(n))
         }
         return numberText(n)
     }

@@ -83,7 +83,8 @@ extension Board {
         }
 
         mutating func hertz(_ key: String, optional: Bool = false) -> UInt32? {
-            reader.integer(value(key, optional: optional), at: at(key), in: 0...Int(UInt32.max)).map { UInt32($0) }
+            // Int32.max, not UInt32.max: the range must fit a 32-bit Pi's Int (no SPI source clock is near 2 GHz).
+            reader.integer(value(key, optional: optional), at: at(key), in: 0...Int(Int32.max)).map { UInt32($0) }
         }
 
         mutating func strings(_ key: String) -> [String]? {
