@@ -24,9 +24,18 @@ public struct JSONMembers: Equatable, Sendable {
 
     /// Members from key/value pairs, in the order given (a later duplicate replaces the earlier value).
     public init(_ pairs: [(String, JSONValue)]) {
-        self.pairs = []
-        self.pairs.reserveCapacity(pairs.count)
-        for (key, value) in pairs { self[key] = value }
+        var members: [Member] = []
+        members.reserveCapacity(pairs.count)
+        var positions: [String: Int] = [:]
+        for (key, value) in pairs {
+            if let i = positions[key] {
+                members[i].value = value
+            } else {
+                positions[key] = members.count
+                members.append(Member(key: key, value: value))
+            }
+        }
+        self.pairs = members
     }
 
     init(unchecked members: [Member]) { pairs = members }
@@ -58,11 +67,17 @@ public struct JSONMembers: Equatable, Sendable {
     /// Same keys with equal values, in any order (order is kept for writing, not meaning).
     public static func == (a: JSONMembers, b: JSONMembers) -> Bool {
         guard a.pairs.count == b.pairs.count else { return false }
+        var values: [String: JSONValue] = [:]
+        for member in b.pairs { values[member.key] = member.value }
         for member in a.pairs {
-            guard let other = b[member.key], other == member.value else { return false }
+            guard let other = values[member.key], other == member.value else { return false }
         }
         return true
     }
+
+    /// The members sorted by key (a linear pass for callers that visit every key, where looking
+    /// each one up by name would be quadratic in a hostile document).
+    public var sortedByKey: [Member] { pairs.sorted { $0.key < $1.key } }
 
     /// Whether `key` is a member.
     public func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }

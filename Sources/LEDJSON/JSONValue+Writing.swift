@@ -83,7 +83,7 @@ extension JSONValue {
         switch self {
         case .array(let items): return .array(items.map { $0.sortingKeys() })
         case .object(let members):
-            return .object(JSONMembers(unchecked: members.pairs.sorted { $0.key < $1.key }
+            return .object(JSONMembers(unchecked: members.sortedByKey
                 .map { JSONMembers.Member(key: $0.key, value: $0.value.sortingKeys()) }))
         default: return self
         }
