@@ -101,10 +101,10 @@ let package = Package(
         .testTarget(name: "LEDJSONTests", dependencies: ["LEDJSON", "LEDRingTestSupport"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
-        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingTesting", "LEDRingNetTesting"]),
+        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDJSON", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,4 @@
 import LEDRingNet
-import Foundation
 import RingRender
 
 /// One control request, from the socket, standard input or the client commands.
@@ -43,7 +42,7 @@ enum Request: Equatable, Sendable {
     static func parse(_ line: String) throws(RequestError) -> Request {
         // A byte order mark some editors and Windows tools put first is not part of the request.
         let unmarked = line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
-        let trimmed = unmarked.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = unmarked.trimmingWhitespace()
         if trimmed.isEmpty { throw RequestError("empty request; send one of \(verbs), e.g. {\"verb\":\"get\"} or get") }
         if trimmed.hasPrefix("{") { return try parseJSON(trimmed) }
         return try parseText(trimmed)

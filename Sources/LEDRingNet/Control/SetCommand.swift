@@ -1,4 +1,4 @@
-import Foundation
+import LEDJSON
 import RingRender
 
 /// A value to show on one ring, parsed from what MQTT and HTTP clients send: a number (`0.8`,
@@ -37,7 +37,7 @@ public struct SetCommand: Equatable, Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw PayloadError("payload is not UTF-8 text; send a number like 0.8, 80% or JSON {\"value\":0.8}")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.hasPrefix("{") {
             let object = try JSONObject.parse(Array(trimmed.utf8))
             return try parse(object: object)
@@ -58,13 +58,13 @@ public struct SetCommand: Equatable, Sendable {
         }
         var command = SetCommand(value: try parseValue(raw, name: "value"))
         if let d = object["duration"] {
-            guard let seconds = d as? Double, seconds.isFinite, (0...maxDuration).contains(seconds) else {
+            guard let seconds = d.number, seconds.isFinite, (0...maxDuration).contains(seconds) else {
                 throw PayloadError("\"duration\": \(JSONObject.show(d)) must be seconds in 0…\(Int(maxDuration))")
             }
             command.duration = seconds
         }
         if let c = object["curve"] {
-            guard let name = c as? String, let curve = Curve(rawValue: name) else {
+            guard let name = c.string, let curve = Curve(rawValue: name) else {
                 throw PayloadError("\"curve\": \(JSONObject.show(c)) is not a curve; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             command.curve = curve
@@ -73,19 +73,24 @@ public struct SetCommand: Equatable, Sendable {
     }
 
     /// A value from a number or a `80%` string, checked against 0…`maxValue`.
-    public static func parseValue(_ raw: Any, name: String, max: Double = maxValue) throws(PayloadError) -> Double {
+    public static func parseValue(_ raw: JSONValue, name: String, max: Double = maxValue) throws(PayloadError) -> Double {
         var number: Double?
-        if let n = raw as? Double {
+        if case .number(let n) = raw {
             number = n
-        } else if let text = raw as? String {
+        } else if case .string(let text) = raw {
             number = ProgressText.parse(text)
         }
         guard let value = number else {
             throw PayloadError("\(name) \(JSONObject.show(raw)) is not a number; send 0.8 (1 = one lap) or 80%")
         }
         guard value.isFinite, (0...max).contains(value) else {
-            throw PayloadError("\(name) \(JSONObject.show(raw)) is out of range; give 0…\(JSONObject.show(max)) or 0%…\(JSONObject.show(max * 100))%")
+            throw PayloadError("\(name) \(JSONObject.show(raw)) is out of range; give 0…\(JSONValue.format(max)) or 0%…\(JSONValue.format(max * 100))%")
         }
         return value
+    }
+
+    /// A value from text: a number or `80%`, checked against 0…`max`.
+    public static func parseValue(_ text: String, name: String, max: Double = maxValue) throws(PayloadError) -> Double {
+        try parseValue(.string(text), name: name, max: max)
     }
 }

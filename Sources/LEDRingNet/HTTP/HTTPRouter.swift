@@ -1,3 +1,4 @@
+import LEDJSON
 import RingRender
 
 /// The JSON API and the page, as a pure function of a request and a `RingControl`; the server
@@ -125,16 +126,16 @@ public struct HTTPRouter: Sendable {
             object = try JSONObject.parse(body)
             try object.onlyKeys(["values", "duration", "curve"])
         } catch { throw .payload(error) }
-        guard let raw = object["values"] as? [String: Any], !raw.isEmpty else {
+        guard let raw = object["values"]?.members, !raw.isEmpty else {
             throw .payload(PayloadError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring"))
         }
         var values: [String: Double] = [:]
         var timing = SetCommand(value: 0)
         do throws(PayloadError) {
-            for (ring, value) in raw { values[ring] = try SetCommand.parseValue(value, name: ring) }
+            for member in raw.pairs { values[member.key] = try SetCommand.parseValue(member.value, name: member.key) }
             var rest = object.members
             rest["values"] = nil
-            rest["value"] = 0.0
+            rest["value"] = .number(0)
             timing = try SetCommand.parse(object: JSONObject(members: rest))
         } catch { throw .payload(error) }
         do throws(ControlError) { try control.set(values, duration: timing.duration, curve: timing.curve) } catch {
@@ -165,7 +166,7 @@ public struct HTTPRouter: Sendable {
         do throws(PayloadError) {
             let object = try JSONObject.parse(body)
             try object.onlyKeys(["on"])
-            guard let on = object["on"] as? Bool else { throw PayloadError("send {\"on\":true} or {\"on\":false}") }
+            guard let on = object["on"]?.bool else { throw PayloadError("send {\"on\":true} or {\"on\":false}") }
             return on
         } catch { throw .payload(error) }
     }

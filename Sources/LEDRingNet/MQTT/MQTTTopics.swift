@@ -88,14 +88,14 @@ public struct MQTTTopics: Sendable {
         try object.onlyKeys(["state", "brightness"])
         var on: Bool?
         if let state = object["state"] {
-            guard let word = (state as? String)?.uppercased(), word == "ON" || word == "OFF" else {
+            guard let word = state.string?.uppercased(), word == "ON" || word == "OFF" else {
                 throw PayloadError("\"state\": \(JSONObject.show(state)) must be \"ON\" or \"OFF\"")
             }
             on = word == "ON"
         }
         var level: Double?
         if let b = object["brightness"] {
-            guard let n = b as? Double, n.isFinite, (0...100).contains(n) else {
+            guard let n = b.number, n.isFinite, (0...100).contains(n) else {
                 throw PayloadError("\"brightness\": \(JSONObject.show(b)) must be 0…100")
             }
             level = n / 100
