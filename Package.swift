@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "LEDRingNetTesting"),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
-        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
+        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
         .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
