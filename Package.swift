@@ -40,7 +40,7 @@ let gpiodAPI = detectGPIODAPI()
 let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 ]
-let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
+let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "LEDJSON", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
 // Network front ends (LEDRingNet) use libmosquitto for MQTT and libmicrohttpd for HTTP. A machine
@@ -60,7 +60,7 @@ let hasMicroHTTPD = systemHeaderFound("microhttpd.h", override: "LEDRING_MICROHT
 let netSystemTargets: [Target] =
     (hasMosquitto ? [.target(name: "CMosquitto")] : [])
     + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD")] : [])
-let netDependencies: [Target.Dependency] = ["RingRender", "LEDRingControl", "LEDSystem"]
+let netDependencies: [Target.Dependency] = ["RingRender", "LEDJSON", "LEDRingControl", "LEDSystem"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =
     (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
@@ -72,6 +72,7 @@ let package = Package(
         .executable(name: "ledring-bench", targets: ["ledring-bench"]),
         .library(name: "RingRender", targets: ["RingRender"]),
         .library(name: "LEDWire", targets: ["LEDWire"]),
+        .library(name: "LEDJSON", targets: ["LEDJSON"]),
         .library(name: "LEDHardware", targets: ["LEDHardware"]),
         .library(name: "LEDPresentation", targets: ["LEDPresentation"]),
         .library(name: "LEDRingControl", targets: ["LEDRingControl"]),
@@ -84,10 +85,13 @@ let package = Package(
         .target(name: "CMath"),
         .target(name: "RingRender", dependencies: ["CMath"]),
         .target(name: "LEDWire", dependencies: ["RingRender"]),
+        // The one JSON value type, its strict parser, writer and path-carrying reader: no
+        // Foundation, so configs, state files and payloads cost a static binary no ICU.
+        .target(name: "LEDJSON"),
         // The ring-control domain: the one command vocabulary, its limits and checks, the socket
         // protocol's parsing, snapshots and the controller; the CLI, socket, MQTT and HTTP all go
         // through it, so a command means and is checked the same whichever way it arrives.
-        .target(name: "LEDRingControl", dependencies: ["RingRender"]),
+        .target(name: "LEDRingControl", dependencies: ["RingRender", "LEDJSON"]),
         .target(name: "CSpidev"),
         // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
@@ -103,20 +107,21 @@ let package = Package(
         .target(name: "LEDRingNetTesting"),
         // The real controller behind a test clock, recording what the front ends sent.
         .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
-        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDHardware"]),
+        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
         .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LEDJSONTests", dependencies: ["LEDJSON", "LEDRingTestSupport"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
         .testTarget(name: "LEDPresentationTests", dependencies: ["LEDPresentation", "RingRender"]),
-                .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "RingRender"]),
-        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDRingControl", "LEDRingControlTesting", "LEDRingTesting", "LEDRingNetTesting"]),
+        .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "LEDJSON", "RingRender"]),
+        .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the pure targets (RingRender, LEDWire, LEDPresentation) in Embedded Swift for the Pi's
+# Compiles the pure targets (RingRender, LEDWire, LEDPresentation, LEDJSON) in Embedded Swift for the Pi's
 # CPUs, so nothing that Embedded Swift lacks (Foundation, key paths, existentials of non-class
 # protocols, a platform module) creeps into the layers the small Pi binaries are to be built from. Compile only: linking
 # needs the cross C libraries. Takes a few seconds; .ci/run runs it.
@@ -13,7 +13,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(aarch64-none-none-elf armv7-none-none-eabi armv6-none-none-eabi)
 for target in "${targets[@]}"; do
     mkdir -p "$out/$target"
-    for module in RingRender LEDWire LEDPresentation; do
+    for module in RingRender LEDWire LEDPresentation LEDJSON; do
         if ! swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
             -module-name "$module" -I "$out/$target" -I "$repo/Sources/CMath/include" \
             -emit-module -emit-module-path "$out/$target/$module.swiftmodule" \
@@ -22,5 +22,5 @@ for target in "${targets[@]}"; do
             exit 1
         fi
     done
-    echo "embedded-check: RingRender, LEDWire and LEDPresentation compile in Embedded Swift for $target"
+    echo "embedded-check: RingRender, LEDWire, LEDPresentation and LEDJSON compile in Embedded Swift for $target"
 done

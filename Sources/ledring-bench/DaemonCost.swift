@@ -1,4 +1,5 @@
 import Foundation
+import LEDJSON
 
 /// What the daemon costs while it runs: CPU time idle and animating, wake-ups, peak memory.
 ///
@@ -62,15 +63,17 @@ struct DaemonCost {
         let busy = try cost(of: pid) { Thread.sleep(forTimeInterval: seconds) }
         let peakKB = try peakResidentKB(of: pid)
         func line(_ name: String, _ sample: Sample) -> String {
-            "{\"case\":\"\(name)\",\"leds\":112,\"seconds\":\(seconds),\"cpu_ms\":"
-                + "\(Double(sample.cpuNanoseconds / 1000) / 1000),\"wakeups\":\(sample.wakeups)}"
+            JSONValue.object([("case", .string(name)), ("leds", .integer(112)), ("seconds", .number(seconds)),
+                              ("cpu_ms", .number(Double(sample.cpuNanoseconds / 1000) / 1000)),
+                              ("wakeups", .integer(sample.wakeups))]).jsonText
         }
         daemon.terminate()
         daemon.waitUntilExit()
         let threeRingsKB = try threeRingPeak(ledring, directory: directory)
         return [line("daemon-idle", idle), line("daemon-animating-60fps", busy),
-                "{\"case\":\"daemon-peak-rss\",\"leds\":112,\"kb\":\(peakKB)}",
-                "{\"case\":\"daemon-peak-rss-three-rings\",\"leds\":52,\"kb\":\(threeRingsKB)}"]
+                JSONValue.object([("case", .string("daemon-peak-rss")), ("leds", .integer(112)), ("kb", .integer(peakKB))]).jsonText,
+                JSONValue.object([("case", .string("daemon-peak-rss-three-rings")), ("leds", .integer(52)),
+                                  ("kb", .integer(threeRingsKB))]).jsonText]
     }
 
     /// Peak memory of `ledring run` with its default three rings, after the demo's fill animation.

@@ -1,3 +1,5 @@
+import LEDJSON
+
 /// One benchmark result: a case at a chain length, per frame and per LED.
 struct Measurement {
     /// `render`, `encode-ws2812`, `encode-apa102` or `whole-path`.
@@ -14,9 +16,11 @@ struct Measurement {
     var wireShare: Double { nsPerFrame / (wireMicroseconds * 1000) * 100 }
 
     var json: String {
-        "{\"case\":\"\(name)\",\"leds\":\(leds),\"ns_per_frame\":\(rounded(nsPerFrame, 1)),"
-            + "\"ns_per_led\":\(rounded(nsPerLED, 2)),\"wire_us\":\(rounded(wireMicroseconds, 1)),"
-            + "\"wire_share_percent\":\(rounded(wireShare, 4))}"
+        JSONValue.object([
+            ("case", .string(name)), ("leds", .integer(leds)), ("ns_per_frame", .number(rounded(nsPerFrame, 1))),
+            ("ns_per_led", .number(rounded(nsPerLED, 2))), ("wire_us", .number(rounded(wireMicroseconds, 1))),
+            ("wire_share_percent", .number(rounded(wireShare, 4))),
+        ]).jsonText
     }
 
     static let tableHeader = pad("case", 14) + pad("LEDs", 6, right: true) + pad("ns/frame", 12, right: true)
@@ -34,11 +38,11 @@ struct Measurement {
     }
 }
 
-/// `value` rounded to `digits` decimals, as a JSON number.
-func rounded(_ value: Double, _ digits: Int) -> String {
+/// `value` rounded to `digits` decimals, for a JSON number.
+func rounded(_ value: Double, _ digits: Int) -> Double {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
-    return String((value * scale).rounded() / scale)
+    return (value * scale).rounded() / scale
 }
 
 /// `value` with exactly `digits` decimals for the table.

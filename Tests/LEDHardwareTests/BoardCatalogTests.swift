@@ -53,6 +53,19 @@ func boardFileNames() -> [String] {
         #expect(error?.message.contains("x.json") == true)
     }
 
+    @Test func aBrokenFileListsEveryProblemWithItsPath() throws {
+        let good = try #require(BoardCatalog.builtInFiles["rpi4b.json"])
+        let broken = good.replacingOccurrences(of: "\"chipSelect\": 0,", with: "\"chipSelect\": \"zero\", \"chipselect\": 0,")
+            .replacingOccurrences(of: "\"rule\": \"evenDivider\"", with: "\"rule\": \"even\"")
+        let error = #expect(throws: HardwareError.self) { _ = try BoardCatalog.decodeBoard(Array(broken.utf8), fileName: "rpi4b.json") }
+        let message = error?.message ?? ""
+        #expect(message.contains("spi[0].chipselect: unknown key"), "\(message)")
+        #expect(message.contains("spi[0].chipSelect: must be a whole number 0…1000000, got \"zero\""), "\(message)")
+        #expect(message.contains("spiClock.rule: must be one of evenDivider, integerDivider, got \"even\""), "\(message)")
+        let missing = #expect(throws: HardwareError.self) { _ = try BoardCatalog.decodeBoard(Array(#"{"id": "x"}"#.utf8), fileName: "x.json") }
+        #expect(missing?.message.contains("displayName: missing") == true)
+    }
+
     @Test func aFileNamedAfterAnotherIdIsRefused() throws {
         let json = try #require(BoardCatalog.builtInFiles["rpi4b.json"])
         let error = #expect(throws: HardwareError.self) {

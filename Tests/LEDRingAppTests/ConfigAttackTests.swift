@@ -10,7 +10,7 @@ import Testing
 
     func problems(_ data: Data) -> [String] {
         do {
-            _ = try DaemonConfig.parse(data, file: "test.json")
+            _ = try DaemonConfig.parse(Array(data), file: "test.json")
             return []
         } catch {
             return error.problems.map(\.description)

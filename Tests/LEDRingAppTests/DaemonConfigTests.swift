@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct DaemonConfigTests {
     func parse(_ json: String) throws(ConfigError) -> DaemonConfig {
-        try DaemonConfig.parse(Data(json.utf8), file: "test.json")
+        try DaemonConfig.parse(Array(json.utf8), file: "test.json")
     }
 
     func problems(_ json: String) -> [String] {
@@ -118,12 +118,12 @@ import Testing
         #expect(config.mqtt?.host == "broker" && config.mqtt?.port == 1884 && config.mqtt?.qos == 0)
         let found = problems(##"{"fps": 0, "http": {"port": 70000, "bogus": 1}, "mqtt": {"qos": 3, "tls": {}}, "mqttt": {}}"##)
         #expect(found.contains("fps: must be 1…240, got 0"))
-        #expect(found.contains { $0.hasPrefix("http.port: must be a whole number 0…65535") })
+        #expect(found.contains("http.port: must be 0…65535, got 70000"))
         #expect(found.contains { $0.hasPrefix("http.bogus: unknown key") })
-        #expect(found.contains { $0.hasPrefix("mqtt.qos: must be a whole number 0…2") })
+        #expect(found.contains("mqtt.qos: must be 0…2, got 3"))
         #expect(found.contains { $0.hasPrefix("mqtt.tls.caFile: is required") })
         #expect(found.contains { $0.hasPrefix("mqttt: unknown key") })
-        #expect(problems(##"{"http": 8080}"##).first?.hasPrefix("http: must be a JSON object") == true)
+        #expect(problems(##"{"http": 8080}"##) == ["http: must be an object {…}, got 8080"])
     }
 
     @Test func booleansAreNotNumbersAndNumbersAreNotBooleans() {

@@ -1,6 +1,7 @@
 import Foundation
 import LEDHardware
 import LEDRingControl
+import LEDJSON
 import LEDRingTesting
 import LEDWire
 import RingRender
@@ -260,7 +261,7 @@ import Testing
     @Test func getIsPrintedAsPercentages() throws {
         let reply = Reply.rings([.init(name: "move", shown: 0.8, target: 0.8, spinning: false),
                                  .init(name: "stand", shown: 0.1, target: 0.45, spinning: true)], brightness: 1)
-        guard case .object(let object) = try JSONValue.parse(Data(reply.jsonLine.utf8)) else {
+        guard case .object(let object) = try JSONValue.parse(reply.jsonLine) else {
             Issue.record("not an object")
             return
         }

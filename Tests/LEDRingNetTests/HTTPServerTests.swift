@@ -1,6 +1,7 @@
 import Foundation
 import LEDRingControl
 import LEDRingControlTesting
+import LEDJSON
 import LEDRingNet
 import Testing
 import LEDRingNetTesting
@@ -27,13 +28,13 @@ struct HTTPServerTests {
         #expect(server.port > 0)
         let state = try LoopbackHTTP.request(port: server.port, "GET", "/api/state")
         #expect(state.status == 200 && state.headers["content-type"] == "application/json")
-        let snapshot = try JSONDecoder().decode(RingSnapshot.self, from: Data(state.body.utf8))
+        let snapshot = try RingSnapshot(json: JSONValue.parse(state.body))
         #expect(snapshot.rings.map(\.name) == ["move", "exercise", "stand"])
 
         let set = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: #"{"value":0.75,"duration":0.5,"curve":"easeOut"}"#,
                                           headers: ["Content-Type": "application/json"])
         #expect(set.status == 200)
-        #expect(try JSONDecoder().decode(RingSnapshot.self, from: Data(set.body.utf8)).ring(named: "move")?.target == 0.75)
+        #expect(try RingSnapshot(json: JSONValue.parse(set.body)).ring(named: "move")?.target == 0.75)
         let reset = try LoopbackHTTP.request(port: server.port, "POST", "/api/reset")
         #expect(reset.status == 200)
         #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .resetAtOnce])
@@ -87,12 +88,12 @@ struct HTTPServerTests {
         let (server, control) = try Self.running()
         defer { server.stop() }
         let events = try EventStreamReader(port: server.port)
-        let first = try JSONDecoder().decode(RingSnapshot.self, from: Data(try events.next().utf8))
+        let first = try RingSnapshot(json: JSONValue.parse(try events.next()))
         #expect(first.ring(named: "stand")?.target == 0)
         #expect(events.head?.headers["content-type"] == "text/event-stream")
         try control.submit(.set(["stand": 0.9]))
         let changed = try events.next { $0.contains(#""name":"stand""#) && $0.contains(#""target":0.9"#) }
-        let snapshot = try JSONDecoder().decode(RingSnapshot.self, from: Data(changed.utf8))
+        let snapshot = try RingSnapshot(json: JSONValue.parse(changed))
         #expect(snapshot.ring(named: "stand")?.leds.contains { $0 != "#000000" } == true)
     }
 

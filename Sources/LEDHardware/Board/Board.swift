@@ -1,6 +1,6 @@
 /// One single-board computer as described by a file in `boards/`: how to recognise it, where
 /// its SPI pins are, what clocks its SPI controller can really make, and its known quirks.
-public struct Board: Decodable, Hashable, Sendable {
+public struct Board: Hashable, Sendable {
     /// Stable id, also the file name without `.json`, e.g. `rpi4b`.
     public var id: String
     /// Name shown to people, e.g. "Raspberry Pi 4 Model B".
@@ -27,7 +27,7 @@ public struct Board: Decodable, Hashable, Sendable {
     public var unverified: [String]
 
     /// Device-tree strings that identify the board.
-    public struct Match: Decodable, Hashable, Sendable {
+    public struct Match: Hashable, Sendable {
         /// Entries of `/proc/device-tree/compatible` that mean this board.
         public var compatible: [String]
         /// Prefixes of `/proc/device-tree/model` that mean this board (longest match wins).
@@ -35,7 +35,7 @@ public struct Board: Decodable, Hashable, Sendable {
     }
 
     /// One header pin: its header position and the SoC's name for it.
-    public struct Pin: Decodable, Hashable, Sendable {
+    public struct Pin: Hashable, Sendable {
         /// Header position, e.g. "19" or "P9_18".
         public var header: String
         /// The SoC's name, e.g. "GPIO10".
@@ -43,7 +43,7 @@ public struct Board: Decodable, Hashable, Sendable {
     }
 
     /// One spidev node and the pins it drives.
-    public struct SPIPort: Decodable, Hashable, Sendable {
+    public struct SPIPort: Hashable, Sendable {
         /// The device node, e.g. `/dev/spidev0.0`.
         public var device: String
         /// The SPI bus number.
@@ -59,7 +59,7 @@ public struct Board: Decodable, Hashable, Sendable {
     }
 
     /// The core clock setting and its defaults, on boards whose SPI clock follows it.
-    public struct CoreClock: Decodable, Hashable, Sendable {
+    public struct CoreClock: Hashable, Sendable {
         /// The config.txt key for the maximum, `core_freq`.
         public var key: String
         /// The config.txt key for the minimum, `core_freq_min`.
@@ -80,7 +80,7 @@ public struct Board: Decodable, Hashable, Sendable {
     }
 
     /// A PIO-driven LED output such as the Pi 5's `/dev/leds0`.
-    public struct PIOOutput: Decodable, Hashable, Sendable {
+    public struct PIOOutput: Hashable, Sendable {
         /// The first device node.
         public var device: String
         /// The config.txt line that creates it.
@@ -90,7 +90,7 @@ public struct Board: Decodable, Hashable, Sendable {
     }
 
     /// A known problem and what to do about it.
-    public struct Quirk: Decodable, Hashable, Sendable {
+    public struct Quirk: Hashable, Sendable {
         /// What goes wrong.
         public var summary: String
         /// What to do.

@@ -1,4 +1,4 @@
-import Foundation
+import LEDJSON
 
 /// The known boards: loaded from a `boards/` directory, or the copy compiled into the binary
 /// so an installed `ledring` works without the folder.
@@ -18,14 +18,19 @@ public struct BoardCatalog: Sendable {
 
     /// Decodes and validates one board file's contents.
     public static func decodeBoard(_ json: [UInt8], fileName: String) throws(HardwareError) -> Board {
-        let board: Board
-        do {
-            board = try JSONDecoder().decode(Board.self, from: Data(json))
+        func invalid(_ problems: String) -> HardwareError {
+            HardwareError(kind: .invalidConfiguration, message: "board file \(fileName) is not a valid board description: \(problems)",
+                          fix: "compare it with boards/README.md and an existing board file")
+        }
+        let document: JSONValue
+        do throws(JSONSyntaxError) {
+            document = try JSONValue.parse(json)
         } catch {
-            throw HardwareError(
-                kind: .invalidConfiguration,
-                message: "board file \(fileName) is not a valid board description: \(error)",
-                fix: "compare it with boards/README.md and an existing board file")
+            throw invalid("not valid JSON: \(error)")
+        }
+        var reader = JSONReader()
+        guard let board = Board.read(document, into: &reader) else {
+            throw invalid(reader.problems.map(\.description).joined(separator: "; "))
         }
         let problems = board.validationProblems(fileName: fileName)
         guard problems.isEmpty else {

@@ -1,7 +1,7 @@
 /// What clocks an SPI controller can make: a source clock and a divider rule.
-public struct SPIClock: Decodable, Hashable, Sendable {
+public struct SPIClock: Hashable, Sendable {
     /// How the controller's driver turns a requested clock into a divider.
-    public enum DividerRule: String, Decodable, Hashable, Sendable {
+    public enum DividerRule: String, CaseIterable, Hashable, Sendable {
         /// BCM283x (`spi-bcm2835.c`), DesignWare (`spi-dw-core.c`), Rockchip
         /// (`spi-rockchip.c`) and Allwinner sun6i since Linux 5.8 / 4.19-stable (`spi-sun6i.c`,
         /// commit ed7815db70d1): divider = ceil(source / requested), rounded up to even, so the

@@ -56,8 +56,8 @@ public struct LedsPIOOverlay: Hashable, Sendable {
 
     /// Whether `dev-name` formatted with some instance number is `name`.
     func couldName(_ name: String) -> Bool {
-        guard let marker = devName.range(of: "%d") else { return devName == name }
-        let prefix = devName[..<marker.lowerBound], suffix = devName[marker.upperBound...]
+        guard let marker = devName.indices.first(where: { devName[$0...].hasPrefix("%d") }) else { return devName == name }
+        let prefix = devName[..<marker], suffix = devName[devName.index(marker, offsetBy: 2)...]
         guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else {
             return false
         }

@@ -1,7 +1,7 @@
-import Foundation
 import Glibc
 import LEDSystem
 import LEDRingControl
+import LEDJSON
 import RingRender
 
 /// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,
@@ -15,10 +15,10 @@ enum ClientCommand {
     /// 69 when no daemon is running.
     static func run(_ arguments: [String]) throws(CommandError) -> ExitCode {
         let (request, socketOption, json) = try parse(arguments)
-        let path = DaemonPaths.clientSocket(option: socketOption, environment: ProcessInfo.processInfo.environment,
+        let path = DaemonPaths.clientSocket(option: socketOption, environment: ProcessEnvironment.current(),
                                             uid: getuid(), exists: { access($0, F_OK) == 0 })
         let line = try exchange(request.jsonLine, socket: path)
-        guard case .object(let reply)? = try? JSONValue.parse(Data(line.utf8)) else {
+        guard case .object(let reply)? = try? JSONValue.parse(line) else {
             throw CommandError("the daemon on \(path) sent a reply that is not JSON: \(line.prefix(200))", code: .software)
         }
         if json {

@@ -1,4 +1,5 @@
 import LEDRingControl
+import LEDJSON
 /// Prints a reply for people: `move 80.0 % (target 80.0 %)` per ring, or the status fields.
 enum ReplyFormatter {
     /// The status fields in the order they are printed.
@@ -7,7 +8,7 @@ enum ReplyFormatter {
                               "http", "mqtt"]
 
     /// The readable text of a decoded ok reply.
-    static func text(_ reply: [String: JSONValue]) -> String {
+    static func text(_ reply: JSONMembers) -> String {
         if case .array(let rings)? = reply["rings"] {
             var rows: [(String, String)] = []
             for case .object(let ring) in rings {

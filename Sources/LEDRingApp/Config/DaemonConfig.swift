@@ -1,6 +1,6 @@
-import Foundation
 import Glibc
 import LEDRingControl
+import LEDJSON
 import LEDRingNet
 import LEDSystem
 import RingRender
@@ -70,21 +70,16 @@ struct DaemonConfig: Sendable {
             case .readFailed(let errno): throw failure("cannot read the config file (\(errno))")
             }
         }
-        return try parse(Data(bytes), file: path)
+        return try parse(bytes, file: path)
     }
 
     /// Checks a config document, reporting every problem at once.
-    static func parse(_ data: Data, file: String = "config") throws(ConfigError) -> DaemonConfig {
+    static func parse(_ bytes: [UInt8], file: String = "config") throws(ConfigError) -> DaemonConfig {
         let document: JSONValue
-        do throws(JSONSyntax.Problem) {
-            try JSONSyntax.check(Array(data))
+        do throws(JSONSyntaxError) {
+            document = try JSONValue.parse(bytes)
         } catch {
             throw ConfigError(file: file, problems: [ConfigProblem(path: "", message: "not valid JSON: \(error)")])
-        }
-        do {
-            document = try JSONValue.parse(Data(JSONSyntax.withoutBOM(Array(data))))
-        } catch {
-            throw ConfigError(file: file, problems: [ConfigProblem(path: "", message: "not valid JSON: \(error.message)")])
         }
         var reader = ConfigReader()
         let config = read(document, into: &reader)
@@ -127,7 +122,7 @@ struct DaemonConfig: Sendable {
     }
 
     /// Reads everything but the rings.
-    mutating func readSettings(_ members: [String: JSONValue], ringNames: [String], into reader: inout ConfigReader) {
+    mutating func readSettings(_ members: JSONMembers, ringNames: [String], into reader: inout ConfigReader) {
         var config = self
         if let value = members["output"] { config.output = OutputConfig.read(value, at: "output", into: &reader) }
         config.brightness = reader.number(members["brightness"], at: "brightness", in: 0...1) ?? config.brightness
@@ -148,10 +143,10 @@ struct DaemonConfig: Sendable {
         if let value = members["socket"] { config.socket = SocketConfig.read(value, at: "socket", into: &reader) }
         config.statePath = reader.string(members["state"], at: "state")
         if let value = members["mqtt"] {
-            config.mqtt = reader.section(value, at: "mqtt") { (bytes) throws(SettingsError) in try MQTTSettings.decode(bytes) }
+            config.mqtt = MQTTSettings.read(value, at: "mqtt", into: &reader)
         }
         if let value = members["http"] {
-            config.http = reader.section(value, at: "http") { (bytes) throws(SettingsError) in try HTTPSettings.decode(bytes) }
+            config.http = HTTPSettings.read(value, at: "http", into: &reader)
         }
         self = config
     }

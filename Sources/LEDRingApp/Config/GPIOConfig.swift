@@ -1,4 +1,5 @@
 import LEDRingControl
+import LEDJSON
 /// GPIO inputs and the power switch (`gpio` in the config); the daemon drives them through
 /// LEDHardware's libgpiod layer.
 struct GPIOConfig: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import LEDHardware
 import LEDPresentation
 import LEDRingControl
+import LEDJSON
 import LEDWire
 
 /// Where frames go: the config's `output` section, with the same names as the command line.

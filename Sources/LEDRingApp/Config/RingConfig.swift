@@ -1,4 +1,5 @@
 import LEDRingControl
+import LEDJSON
 import RingRender
 
 /// Reads the config's `rings` list into `RingSpec`s, reporting each bad value with its path.

@@ -1,4 +1,5 @@
 import LEDRingControl
+import LEDJSON
 /// The control socket: where it is and who may use it.
 struct SocketConfig: Sendable, Equatable {
     /// The socket's path; nil uses the default (see `DaemonPaths`).

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LEDHardware
 import LEDRingControl
@@ -95,7 +94,7 @@ final class Daemon {
         }
         outputSettings = config.output.overridden(by: options.output)
         config = options.color.applied(to: config)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
                                               environment: environment, uid: getuid())
         persistence = StatePersistence(store: StateStore(

@@ -1,3 +1,4 @@
+import LEDJSON
 import LEDHardware
 import LEDRingControl
 import RingRender

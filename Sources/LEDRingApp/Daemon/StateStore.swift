@@ -1,8 +1,8 @@
-import Foundation
 import Glibc
 import LEDHardware
 import LEDRingControl
 import LEDRingNet
+import LEDJSON
 
 /// Keeps the target values in a file across restarts, written so that a power cut at any moment
 /// leaves either the old file or the new one: temp file, fsync, rename, fsync of the directory.
@@ -56,17 +56,16 @@ struct StateStore: Sendable {
         }
         let reason: String
         do {
-            try JSONSyntax.check(bytes)
-            let state = try JSONDecoder().decode(SavedState.self, from: Data(bytes))
+            let state = try SavedState(json: JSONValue.parse(bytes))
             if let problem = state.problem {
                 reason = problem
             } else {
                 return .state(state)
             }
-        } catch let error as JSONSyntax.Problem {
+        } catch let error as JSONSyntaxError {
             reason = "not a ledring state file (\(error))"
         } catch {
-            reason = "not a ledring state file (\(StateStore.describe(error)))"
+            reason = "not a ledring state file (\(error))"
         }
         return setAside(reason: reason)
     }
@@ -91,11 +90,6 @@ struct StateStore: Sendable {
 
     /// Writes `state` atomically.
     func save(_ state: SavedState) throws(SystemError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(state) else {
-            throw SystemError(operation: "encoding the state for", path: path, code: EINVAL)
-        }
         let directory = DaemonPaths.directory(of: path)
         if (try? system.access(directory, F_OK)) == nil { system.makeDirectories(directory, mode: 0o755) }
         if let existing = try? system.lstat(path), !existing.isRegularFile, !existing.isSymbolicLink {
@@ -110,7 +104,7 @@ struct StateStore: Sendable {
             throw SystemError(operation: "creating", path: temporary, code: error.rawValue,
                               fix: "make \(directory) writable for this user (and remove anything else at that name), or choose another --state")
         }
-        let bytes = [UInt8](data) + [UInt8(ascii: "\n")]
+        let bytes = Array((state.json.jsonText + "\n").utf8)
         // Until the rename, the previous state file is untouched: any failure (ENOSPC, EIO, EROFS)
         // removes the temp file and leaves the old state in place for the next try.
         do throws(Errno) {
@@ -149,14 +143,5 @@ struct StateStore: Sendable {
             try? system.fsync(dirFD)
             try? system.close(dirFD)
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
-        if case DecodingError.keyNotFound(let key, _) = error { return "missing \(key.stringValue)" }
-        if case DecodingError.typeMismatch(_, let context) = error {
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        }
-        return "\(error)"
     }
 }

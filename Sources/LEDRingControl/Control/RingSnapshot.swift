@@ -1,9 +1,9 @@
 import RingRender
 
 /// What the rings show right now: what MQTT state topics publish and the web page draws.
-public struct RingSnapshot: Codable, Equatable, Sendable {
+public struct RingSnapshot: Equatable, Sendable {
     /// One ring's part of the snapshot.
-    public struct Ring: Codable, Equatable, Sendable {
+    public struct Ring: Equatable, Sendable {
         /// The ring's name.
         public var name: String
         /// The value shown in the current frame (mid-transition it lies between old and new).

@@ -1,4 +1,4 @@
-import Foundation
+import LEDJSON
 import RingRender
 
 /// A value to show on one ring, parsed from what MQTT and HTTP clients send: a number (`0.8`,
@@ -38,12 +38,12 @@ public struct SetCommand: Equatable, Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw RequestError("payload is not UTF-8 text; send a number like 0.8, 80% or JSON {\"value\":0.8}")
         }
-        let trimmed = Whitespace.trimmed(text)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.hasPrefix("{") {
             let object = try JSONObject.parse(Array(trimmed.utf8))
             return try parse(object: object, ring: ring)
         }
-        return SetCommand(value: try parseValue(trimmed, name: ring))
+        return SetCommand(value: try Request.value(trimmed, for: ring))
     }
 
     /// Parses a payload given as text.
@@ -59,10 +59,10 @@ public struct SetCommand: Equatable, Sendable {
         }
         var command = SetCommand(value: try parseValue(raw, name: ring))
         if let d = object["duration"] {
-            command.duration = try Request.checkedDuration(d as? Double, shown: JSONObject.show(d))
+            command.duration = try Request.checkedDuration(d.number, shown: JSONObject.show(d))
         }
         if let c = object["curve"] {
-            guard let name = c as? String else {
+            guard case .string(let name) = c else {
                 throw RequestError("curve \(JSONObject.show(c)): must be a string like \"spring\"")
             }
             command.curve = try Request.curve(name)
@@ -72,20 +72,20 @@ public struct SetCommand: Equatable, Sendable {
 
     /// A value from a number or a `80%` string, read and checked as the socket reads one
     /// (`Request.value`, `Request.checkedValue`), so the same mistake gets the same answer.
-    public static func parseValue(_ raw: Any, name: String) throws(RequestError) -> Double {
-        if let text = raw as? String { return try Request.value(text, for: name) }
-        guard let number = raw as? Double else {
+    public static func parseValue(_ raw: JSONValue, name: String) throws(RequestError) -> Double {
+        if case .string(let text) = raw { return try Request.value(text, for: name) }
+        guard case .number(let number) = raw else {
             throw RequestError("\(Request.shown(name)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
-        return try Request.checkedValue(number, ring: name, shown: JSONObject.show(number))
+        return try Request.checkedValue(number, ring: name, shown: JSONValue.format(number))
     }
 
     /// A brightness from a number or a `50%` string, read and checked as the socket reads one.
-    public static func parseBrightness(_ raw: Any) throws(RequestError) -> Double {
-        if let text = raw as? String { return try Request.brightnessValue(text) }
-        guard let number = raw as? Double else {
+    public static func parseBrightness(_ raw: JSONValue) throws(RequestError) -> Double {
+        if case .string(let text) = raw { return try Request.brightnessValue(text) }
+        guard case .number(let number) = raw else {
             throw RequestError("brightness \(JSONObject.show(raw)): not a number; give 0…1 or 0%…100%")
         }
-        return try Request.checkedBrightness(number, shown: JSONObject.show(number))
+        return try Request.checkedBrightness(number, shown: JSONValue.format(number))
     }
 }

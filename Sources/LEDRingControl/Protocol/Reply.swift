@@ -1,3 +1,5 @@
+import LEDJSON
+
 /// The answer to one request, sent as one JSON line.
 public enum Reply: Equatable, Sendable {
     /// The rings after the request (every verb but status and errors answers with these).
@@ -37,14 +39,13 @@ public enum Reply: Equatable, Sendable {
     public var jsonLine: String {
         switch self {
         case .error(let message):
-            return JSONText.object([("ok", "false"), ("error", JSONText.string(message))])
+            return JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).jsonText
         case .rings(let rings, let brightness):
             let list = rings.map { ring in
-                JSONText.object([("name", JSONText.string(ring.name)), ("shown", JSONText.number(ring.shown)),
-                                 ("target", JSONText.number(ring.target)), ("spinning", ring.spinning ? "true" : "false")])
+                JSONValue.object([("name", .string(ring.name)), ("shown", .number(ring.shown)),
+                                  ("target", .number(ring.target)), ("spinning", .bool(ring.spinning))])
             }
-            return JSONText.object([("ok", "true"), ("rings", "[" + list.joined(separator: ",") + "]"),
-                                    ("brightness", JSONText.number(brightness))])
+            return JSONValue.object([("ok", .bool(true)), ("rings", .array(list)), ("brightness", .number(brightness))]).jsonText
         case .status(let status):
             return status.jsonLine
         }

@@ -1,4 +1,4 @@
-import Foundation
+import LEDJSON
 import RingRender
 
 extension Request {
@@ -17,15 +17,10 @@ extension Request {
     /// `{"verb":"spin","rings":["stand"]}`, `{"verb":"brightness","value":0.5}`, `{"verb":"get"}`.
     public static func parseJSON(_ line: String) throws(RequestError) -> Request {
         let document: JSONValue
-        do throws(JSONSyntax.Problem) {
-            try JSONSyntax.check(Array(line.utf8))
+        do throws(JSONSyntaxError) {
+            document = try JSONValue.parse(line)
         } catch {
             throw RequestError("not valid JSON (\(error)); send one object per line, e.g. {\"verb\":\"get\"}")
-        }
-        do {
-            document = try JSONValue.parse(Data(line.utf8))
-        } catch {
-            throw RequestError("not valid JSON; send one object per line, e.g. {\"verb\":\"get\"}")
         }
         guard case .object(let members) = document else {
             throw RequestError("a request must be a JSON object, e.g. {\"verb\":\"get\"}")
@@ -52,9 +47,10 @@ extension Request {
                 throw RequestError("set: \"rings\" must be an object of ring names and values, e.g. {\"move\":0.8}")
             }
             var values: [RingValueUpdate] = []
-            for name in rings.keys.sorted() {
-                guard case .number(let n)? = rings[name] else {
-                    throw RequestError("\(name) \(rings[name]?.shown ?? "null"): must be a number 0…100 (1 = one lap)")
+            for member in rings.sortedByKey {
+                let name = member.key
+                guard case .number(let n) = member.value else {
+                    throw RequestError("\(name) \(member.value.shown): must be a number 0…100 (1 = one lap)")
                 }
                 values.append(RingValueUpdate(ring: name, value: try checkedValue(n, ring: name, shown: JSONValue.format(n))))
             }

@@ -49,7 +49,7 @@ public enum Request: Equatable, Sendable {
     public static func parse(_ line: String) throws(RequestError) -> Request {
         // A byte order mark some editors and Windows tools put first is not part of the request.
         let unmarked = line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
-        let trimmed = Whitespace.trimmed(unmarked)
+        let trimmed = unmarked.trimmingWhitespace()
         if trimmed.isEmpty { throw RequestError("empty request; send one of \(verbs), e.g. {\"verb\":\"get\"} or get") }
         if trimmed.hasPrefix("{") { return try parseJSON(trimmed) }
         return try parseText(trimmed)

@@ -1,5 +1,5 @@
 /// The values written to the state file: what a restart puts back.
-public struct SavedState: Codable, Equatable, Sendable {
+public struct SavedState: Equatable, Sendable {
     /// Target value per ring name.
     public var rings: [String: Double]
     /// Rings showing the spinner.

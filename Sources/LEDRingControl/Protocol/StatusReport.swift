@@ -1,3 +1,5 @@
+import LEDJSON
+
 /// What `status` reports: the output, its health and the picture's cost.
 public struct StatusReport: Equatable, Sendable {
     /// The driver's name (`ws2812-spi`, `simulate`).
@@ -67,22 +69,22 @@ public struct StatusReport: Equatable, Sendable {
 
     /// The status as one JSON line.
     public var jsonLine: String {
-        func optional(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
-        var members: [(String, String)] = [
-            ("ok", "true"), ("driver", JSONText.string(driver)), ("device", optional(device)),
-            ("driverUp", driverUp ? "true" : "false"), ("leds", String(leds)), ("fps", JSONText.number(fps)),
-            ("frameInterval", JSONText.number((frameInterval * 1e5).rounded() / 1e5)), ("framesSent", String(framesSent)),
-            ("errors", String(errors)), ("lastError", optional(lastError)),
-            ("estimatedMilliamps", JSONText.number((estimatedMilliamps * 10).rounded() / 10)),
-            ("maxMilliamps", maxMilliamps.map(String.init) ?? "null"),
-            ("limitScale", JSONText.number((limitScale * 1000).rounded() / 1000)),
-            ("ditherRefresh", dithering ? "true" : "false"),
-            ("animating", animating ? "true" : "false"), ("clients", String(clients)),
-            ("uptime", JSONText.number((uptime * 10).rounded() / 10)), ("config", optional(config)),
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        var members: [(String, JSONValue)] = [
+            ("ok", .bool(true)), ("driver", .string(driver)), ("device", optional(device)),
+            ("driverUp", .bool(driverUp)), ("leds", .integer(leds)), ("fps", .number(fps)),
+            ("frameInterval", .number((frameInterval * 1e5).rounded() / 1e5)), ("framesSent", .integer(framesSent)),
+            ("errors", .integer(errors)), ("lastError", optional(lastError)),
+            ("estimatedMilliamps", .number((estimatedMilliamps * 10).rounded() / 10)),
+            ("maxMilliamps", maxMilliamps.map(JSONValue.integer) ?? .null),
+            ("limitScale", .number((limitScale * 1000).rounded() / 1000)),
+            ("ditherRefresh", .bool(dithering)),
+            ("animating", .bool(animating)), ("clients", .integer(clients)),
+            ("uptime", .number((uptime * 10).rounded() / 10)), ("config", optional(config)),
         ]
         // Only when configured, so a daemon without them reports exactly what it did before.
-        if let http { members.append(("http", JSONText.string(http))) }
-        if let mqttConnected { members.append(("mqtt", mqttConnected ? "true" : "false")) }
-        return JSONText.object(members)
+        if let http { members.append(("http", .string(http))) }
+        if let mqttConnected { members.append(("mqtt", .bool(mqttConnected))) }
+        return JSONValue.object(members).jsonText
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import LEDSystem
 import Synchronization
 #if canImport(Glibc)
@@ -145,14 +144,12 @@ final class ConnectionTable: Sendable {
 
     /// Runs `sweep` four times a second on its own thread until `stop`.
     func startSweeping() {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "ledring-http-sweep") { [self] in
             while !state.withLock({ $0.stopped }) {
                 usleep(250_000)
                 sweep()
             }
         }
-        thread.name = "ledring-http-sweep"
-        thread.start()
     }
 
     /// Ends the sweeping thread.

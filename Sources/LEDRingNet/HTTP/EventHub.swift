@@ -1,5 +1,5 @@
-import Foundation
 import LEDRingControl
+import LEDSystem
 
 /// Tells server-sent event streams that the rings changed. It keeps only a version number: a
 /// stream takes the current snapshot when it sends, so it always sends the newest picture (the
@@ -7,7 +7,7 @@ import LEDRingControl
 final class EventHub: @unchecked Sendable {
     // @unchecked: every stored property is read and written only with `condition` held.
     // @unchecked: `version` and `closed` are read and written only with `condition` locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var version: UInt64 = 0
     private var closed = false
     /// The current snapshot, from the control.
@@ -49,8 +49,9 @@ final class EventHub: @unchecked Sendable {
     }
 
     /// Waits (until `deadline` at most) for a version after `seen`, then holds it back until
-    /// `notBefore` (the throttle, so changes in between are merged into one event).
-    func next(after seen: UInt64, notBefore: Date, deadline: Date) -> Next {
+    /// `notBefore` (the throttle, so changes in between are merged into one event); both are
+    /// seconds on `MonotonicClock`.
+    func next(after seen: UInt64, notBefore: Double, deadline: Double) -> Next {
         condition.lock()
         defer { condition.unlock() }
         while !closed && version == seen {
@@ -58,7 +59,7 @@ final class EventHub: @unchecked Sendable {
         }
         if closed { return .closed }
         if version == seen { return .idle }
-        while !closed && Date() < notBefore {
+        while !closed && MonotonicClock.seconds() < notBefore {
             _ = condition.wait(until: notBefore)
         }
         return closed ? .closed : .changed(version: version)

@@ -1,5 +1,5 @@
-import Foundation
 import LEDRingControl
+import LEDSystem
 
 /// One client's server-sent event stream: waits for snapshots from the hub and hands their bytes
 /// to libmicrohttpd in pieces as big as it asks for.
@@ -7,22 +7,22 @@ final class EventStream: @unchecked Sendable {
     // @unchecked: libmicrohttpd calls `read` for one connection from that connection's thread
     // only (thread-per-connection mode), one call at a time; nothing else touches the stream.
     private let hub: EventHub
-    private let interval: TimeInterval
+    private let interval: Double
     private var seen: UInt64
-    private var lastSent = Date.distantPast
+    private var lastSent = -Double.infinity
     private var pending: [UInt8] = []
 
     /// Seconds without a change before a keep-alive comment is sent (proxies and browsers drop
     /// streams that stay silent too long, and a dead client is noticed when the write fails).
-    static let keepAlive: TimeInterval = 15
+    static let keepAlive: Double = 15
 
     /// A stream that starts with the hub's current snapshot.
-    init(hub: EventHub, interval: TimeInterval) {
+    init(hub: EventHub, interval: Double) {
         self.hub = hub
         self.interval = interval
         seen = hub.current
         pending = Array("retry: 2000\n\n".utf8) + EventStream.event(hub.snapshot())
-        lastSent = Date()
+        lastSent = MonotonicClock.seconds()
     }
 
     /// `event: snapshot` with the JSON on one `data:` line (the JSON has no newlines).
@@ -34,15 +34,15 @@ final class EventStream: @unchecked Sendable {
     /// pending; nil when the stream ends (server stopping).
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         while pending.isEmpty {
-            switch hub.next(after: seen, notBefore: lastSent.addingTimeInterval(interval),
-                            deadline: Date().addingTimeInterval(EventStream.keepAlive)) {
+            switch hub.next(after: seen, notBefore: lastSent + interval,
+                            deadline: MonotonicClock.seconds() + EventStream.keepAlive) {
             case .closed:
                 return nil
             case .idle:
                 pending = Array(": keep-alive\n\n".utf8)
             case .changed(let version):
                 seen = version
-                lastSent = Date()
+                lastSent = MonotonicClock.seconds()
                 pending = EventStream.event(hub.snapshot())
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import LEDRingControl
+import LEDJSON
 
 /// One HTTP response: status, type, body and extra headers.
 public struct HTTPResponse: Sendable, Equatable {
@@ -22,8 +22,8 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// `{"error":"…"}` with `status`: every refusal explains itself the same way.
     public static func error(_ status: Int, _ message: String, headers: [String: String] = [:]) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: ["error": message], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return HTTPResponse(status: status, contentType: "application/json", body: Array(body) + [0x0a], headers: headers)
+        let body = JSONValue.object([("error", .string(message))]).jsonText + "\n"
+        return HTTPResponse(status: status, contentType: "application/json", body: Array(body.utf8), headers: headers)
     }
 
     /// The snapshot as JSON with status 200.

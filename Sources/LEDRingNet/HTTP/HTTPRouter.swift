@@ -1,5 +1,5 @@
-import Foundation
 import LEDRingControl
+import LEDJSON
 import RingRender
 
 /// The JSON API and the page, as a pure function of a request and a `RingControl`; the server
@@ -103,21 +103,21 @@ public struct HTTPRouter: Sendable {
     private func setMany(_ body: [UInt8]) throws(RequestError) -> Request {
         let object = try JSONObject.parse(body)
         try object.onlyKeys(["values", "duration", "curve"])
-        guard let raw = object["values"] as? [String: Any], !raw.isEmpty else {
+        guard let raw = object["values"]?.members, !raw.isEmpty else {
             throw RequestError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring")
         }
         var values: [String: Double] = [:]
-        for (ring, value) in raw.sorted(by: { $0.key < $1.key }) { values[ring] = try SetCommand.parseValue(value, name: ring) }
+        for member in raw.pairs { values[member.key] = try SetCommand.parseValue(member.value, name: member.key) }
         var rest = object.members
         rest["values"] = nil
-        rest["value"] = 0.0
+        rest["value"] = .number(0)
         let timing = try SetCommand.parse(object: JSONObject(members: rest))
         return .set(values, duration: timing.duration ?? 0, curve: timing.curve ?? .easeInOut)
     }
 
     private func brightness(_ body: [UInt8]) throws(RequestError) -> Double {
-        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("{") else { return try SetCommand.parseBrightness(text) }
+        let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
+        guard text.hasPrefix("{") else { return try SetCommand.parseBrightness(.string(text)) }
         let object = try JSONObject.parse(body)
         try object.onlyKeys(["value"])
         guard let raw = object["value"] else { throw RequestError("send {\"value\":0.5} or 50%") }
@@ -125,7 +125,7 @@ public struct HTTPRouter: Sendable {
     }
 
     private func power(_ body: [UInt8]) throws(RequestError) -> Bool {
-        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
         switch text.lowercased() {
         case "on", "true", "1": return true
         case "off", "false", "0": return false
@@ -133,7 +133,7 @@ public struct HTTPRouter: Sendable {
         }
         let object = try JSONObject.parse(body)
         try object.onlyKeys(["on"])
-        guard let on = object["on"] as? Bool else { throw RequestError("send {\"on\":true} or {\"on\":false}") }
+        guard let on = object["on"]?.bool else { throw RequestError("send {\"on\":true} or {\"on\":false}") }
         return on
     }
 
@@ -142,9 +142,9 @@ public struct HTTPRouter: Sendable {
     /// header (a token in a URL ends up in logs and history, so nothing that changes state takes it).
     private func authorised(_ request: HTTPRequest, token: String) -> Bool {
         if let header = request.authorization {
-            let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            let parts = header.trimmingWhitespace().split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer",
-               HTTPRouter.constantTimeEqual(parts[1].trimmingCharacters(in: .whitespaces), token) { return true }
+               HTTPRouter.constantTimeEqual(parts[1].trimmingWhitespace(), token) { return true }
         }
         if isEventStream(request), let query = request.accessToken, HTTPRouter.constantTimeEqual(query, token) { return true }
         return false

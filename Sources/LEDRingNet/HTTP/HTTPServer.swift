@@ -1,5 +1,5 @@
-import Foundation
 import LEDRingControl
+import LEDSystem
 import Synchronization
 
 /// The JSON API and the live page over HTTP (libmicrohttpd): `GET /`, `GET /api/state`,
@@ -35,7 +35,7 @@ public final class HTTPServer: Sendable {
 
     /// A server for `control`; reads `settings.tokenFile` now so a bad file fails at start-up.
     public init(settings: HTTPSettings, control: any RingControl,
-                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("ledring http: " + $0 + "\n").utf8)) })
+                log: @escaping @Sendable (String) -> Void = { StandardError.write("ledring http: " + $0 + "\n") })
         throws(HTTPServerError) {
         self.settings = settings
         self.control = control

@@ -1,6 +1,5 @@
 #if LEDRING_HTTP
 import CMicroHTTPD
-import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 import LEDRingControl
 #endif
+import RingRender
 
 /// The checks every request passes before it is routed, against other web pages and DNS
 /// rebinding: a `Host` that names this server, an `Origin` that is the page's own on anything that
@@ -89,7 +89,7 @@ public struct RequestGuard: Sendable {
     /// Whether a content type is `application/json` or a `+json` type (parameters allowed).
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingWhitespace().lowercased() } ?? ""
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import LEDRingControl
+import LEDSystem
 import Synchronization
 
 /// Rings on MQTT (libmosquitto): commands in, retained state out, availability by last will,
@@ -54,7 +54,7 @@ public final class MQTTBridge: Sendable {
 
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
     public init(settings: MQTTSettings, control: any RingControl,
-                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("ledring mqtt: " + $0 + "\n").utf8)) }) {
+                log: @escaping @Sendable (String) -> Void = { StandardError.write("ledring mqtt: " + $0 + "\n") }) {
         self.settings = settings
         self.control = control
         self.topics = MQTTTopics(settings: settings)
@@ -208,12 +208,12 @@ public final class MQTTBridge: Sendable {
 
     /// Logs a failed connection attempt, limited like complaints.
     func logRetry(_ text: String) {
-        let now = Date().timeIntervalSinceReferenceDate
+        let now = MonotonicClock.seconds()
         for line in retries.withLock({ $0.admit(text, at: now) }) { log(line) }
     }
 
     private func complain(_ text: String) {
-        let now = Date().timeIntervalSinceReferenceDate
+        let now = MonotonicClock.seconds()
         for line in complaints.withLock({ $0.admit(text, at: now) }) { log(line) }
     }
 

@@ -1,3 +1,5 @@
+import LEDJSON
+
 /// Home Assistant MQTT discovery: each ring a `number` entity (a 0…maxPercent % slider) and the
 /// whole device a `light` (on/off and brightness), all tied to one device and to availability.
 public enum MQTTDiscovery {
@@ -6,51 +8,51 @@ public enum MQTTDiscovery {
     public static func messages(settings: MQTTSettings, rings: [String]) -> [MQTTMessage] {
         let topics = MQTTTopics(settings: settings)
         let node = settings.device
-        let device: [String: Any] = [
-            "identifiers": ["ledring_\(node)"],
-            "name": settings.resolvedName,
-            "manufacturer": "ledring",
-            "model": "LED progress rings",
-        ]
-        let availability: [String: Any] = [
-            "availability_topic": topics.availability,
-            "payload_available": "online",
-            "payload_not_available": "offline",
-            "device": device,
-            "qos": settings.qos,
+        let device = JSONValue.object([
+            ("identifiers", .array([.string("ledring_\(node)")])),
+            ("name", .string(settings.resolvedName)),
+            ("manufacturer", .string("ledring")),
+            ("model", .string("LED progress rings")),
+        ])
+        let availability: [(String, JSONValue)] = [
+            ("availability_topic", .string(topics.availability)),
+            ("payload_available", .string("online")),
+            ("payload_not_available", .string("offline")),
+            ("device", device),
+            ("qos", .integer(settings.qos)),
         ]
         var messages: [MQTTMessage] = rings.map { ring in
-            let config = availability.merging([
-                "name": ring,
-                "unique_id": "ledring_\(node)_\(ring)",
-                "object_id": "ledring_\(node)_\(ring)",
-                "command_topic": topics.set(ring),
+            let config = JSONValue.object(availability + [
+                ("name", .string(ring)),
+                ("unique_id", .string("ledring_\(node)_\(ring)")),
+                ("object_id", .string("ledring_\(node)_\(ring)")),
+                ("command_topic", .string(topics.set(ring))),
                 // Home Assistant sends the slider's number; `%` makes it a percentage for us.
-                "command_template": "{{ value }}%",
-                "state_topic": topics.state(ring),
-                "value_template": "{{ value_json.percent }}",
-                "min": 0,
-                "max": settings.maxPercent,
-                "step": 1,
-                "mode": "slider",
-                "unit_of_measurement": "%",
-                "icon": "mdi:circle-slice-6",
-                "retain": false,
-            ] as [String: Any]) { _, new in new }
+                ("command_template", .string("{{ value }}%")),
+                ("state_topic", .string(topics.state(ring))),
+                ("value_template", .string("{{ value_json.percent }}")),
+                ("min", .integer(0)),
+                ("max", .integer(settings.maxPercent)),
+                ("step", .integer(1)),
+                ("mode", .string("slider")),
+                ("unit_of_measurement", .string("%")),
+                ("icon", .string("mdi:circle-slice-6")),
+                ("retain", .bool(false)),
+            ])
             return MQTTMessage(topic: "\(settings.discoveryPrefix)/number/\(node)_\(ring)/config",
                                payload: MQTTTopics.json(config), retain: true)
         }
-        let light = availability.merging([
-            "name": "LEDs",
-            "unique_id": "ledring_\(node)_light",
-            "object_id": "ledring_\(node)_light",
-            "schema": "json",
-            "command_topic": topics.power,
-            "state_topic": topics.status,
-            "brightness": true,
-            "brightness_scale": 100,
-            "supported_color_modes": ["brightness"],
-        ] as [String: Any]) { _, new in new }
+        let light = JSONValue.object(availability + [
+            ("name", .string("LEDs")),
+            ("unique_id", .string("ledring_\(node)_light")),
+            ("object_id", .string("ledring_\(node)_light")),
+            ("schema", .string("json")),
+            ("command_topic", .string(topics.power)),
+            ("state_topic", .string(topics.status)),
+            ("brightness", .bool(true)),
+            ("brightness_scale", .integer(100)),
+            ("supported_color_modes", .array([.string("brightness")])),
+        ])
         messages.append(MQTTMessage(topic: "\(settings.discoveryPrefix)/light/\(node)/config",
                                     payload: MQTTTopics.json(light), retain: true))
         return messages

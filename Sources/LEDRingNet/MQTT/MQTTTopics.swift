@@ -1,5 +1,6 @@
-import Foundation
 import LEDRingControl
+import LEDJSON
+import RingRender
 
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).
@@ -58,7 +59,7 @@ public struct MQTTTopics: Sendable {
         guard payload.count <= SetCommand.maxPayloadBytes else {
             throw RequestError("payload is \(payload.count) bytes; at most \(SetCommand.maxPayloadBytes) are read")
         }
-        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
         if levels.count == 2 && levels[1] == "set" {
             let ring = String(levels[0])
             return [try SetCommand.parse(payload, ring: ring).request(ring: ring)]
@@ -70,7 +71,7 @@ public struct MQTTTopics: Sendable {
             guard !text.isEmpty else { throw RequestError("\(levels[0]) needs the ring's name as payload, like move") }
             return [levels[0] == "spin" ? .spin(rings: [text]) : .stop(rings: [text])]
         case "brightness":
-            return [.brightness(try SetCommand.parseBrightness(text))]
+            return [.brightness(try SetCommand.parseBrightness(.string(text)))]
         case "power":
             return try light(text)
         default:
@@ -90,13 +91,13 @@ public struct MQTTTopics: Sendable {
         try object.onlyKeys(["state", "brightness"])
         var requests: [Request] = []
         if let b = object["brightness"] {
-            guard let n = b as? Double, n.isFinite, (0...100).contains(n) else {
+            guard let n = b.number, n.isFinite, (0...100).contains(n) else {
                 throw RequestError("\"brightness\": \(JSONObject.show(b)) must be 0…100 (Home Assistant's scale)")
             }
             requests.append(.brightness(n / 100))
         }
         if let state = object["state"] {
-            guard let word = (state as? String)?.uppercased(), word == "ON" || word == "OFF" else {
+            guard let word = state.string?.uppercased(), word == "ON" || word == "OFF" else {
                 throw RequestError("\"state\": \(JSONObject.show(state)) must be \"ON\" or \"OFF\"")
             }
             requests.append(.power(word == "ON"))
@@ -110,19 +111,18 @@ public struct MQTTTopics: Sendable {
     public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
         var messages = snapshot.rings.map { ring in
             let percent = (ring.target * 1000).rounded() / 10
-            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json([
-                "value": ring.target, "percent": percent, "spinning": ring.spinning,
-            ]), retain: retain)
+            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object([
+                ("value", .number(ring.target)), ("percent", .number(percent)), ("spinning", .bool(ring.spinning)),
+            ])), retain: retain)
         }
-        messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json([
-            "state": snapshot.power ? "ON" : "OFF", "brightness": (snapshot.brightness * 100).rounded(),
-        ]), retain: retain))
+        messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json(.object([
+            ("state", .string(snapshot.power ? "ON" : "OFF")), ("brightness", .number((snapshot.brightness * 100).rounded())),
+        ])), retain: retain))
         return messages
     }
 
     /// Compact JSON with sorted keys (stable payloads, so unchanged state is not republished).
-    static func json(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+    static func json(_ object: JSONValue) -> String {
+        object.sortingKeys().jsonText
     }
 }

@@ -1,7 +1,7 @@
 #if LEDRING_MQTT
 import CMosquitto
-import Dispatch
-import Foundation
+import Glibc
+import LEDSystem
 import Synchronization
 
 /// Opens libmosquitto and runs its once-per-process set-up before the first client is made (the
@@ -32,7 +32,9 @@ final class MosquittoClient: Sendable {
     /// Unowned: the bridge owns this client and stops it (ending the thread) before it goes.
     private unowned let bridge: MQTTBridge
     private let loop: Mutex<Loop>
-    private let finished = DispatchSemaphore(value: 0)
+    /// Set (under `finishing`) when the loop thread has ended.
+    private let finishing = ConditionLock()
+    private nonisolated(unsafe) var finished = false
     private let destroyed = Mutex(false)
 
     /// Makes the client with will, credentials and TLS; connecting starts with `start()`.
@@ -115,9 +117,7 @@ final class MosquittoClient: Sendable {
 
     /// Starts the connection thread.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "ledring-mqtt"
-        thread.start()
+        DetachedThread.start(name: "ledring-mqtt") { [self] in run() }
     }
 
     /// Publishes `message` with the configured QoS; false when not connected (the bridge
@@ -145,7 +145,11 @@ final class MosquittoClient: Sendable {
             $0.stopRequested = true
             $0.goodbye = goodbye
         }
-        let ended = finished.wait(timeout: .now() + 5) == .success
+        let deadline = MonotonicClock.seconds() + 5
+        finishing.lock()
+        while !finished && finishing.wait(until: deadline) {}
+        let ended = finished
+        finishing.unlock()
         // A thread that has not ended still uses the handle; leaking it beats a use after free.
         if ended { destroy() }
     }
@@ -197,7 +201,10 @@ final class MosquittoClient: Sendable {
             // Bounded: flush the goodbye and the DISCONNECT, at most two seconds.
             for _ in 0..<20 where mosquitto_loop(mosq, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
         }
-        finished.signal()
+        finishing.lock()
+        finished = true
+        finishing.broadcast()
+        finishing.unlock()
     }
 
     /// Why a call failed: libmosquitto's (or the system's) message, then what libmosquitto logged

@@ -2,10 +2,11 @@
 import Glibc
 import LEDRingControl
 #endif
+import LEDJSON
 
 /// The `http` section of the config: where the API and web page listen, the optional token and
 /// limits. Loopback only unless an address is configured.
-public struct HTTPSettings: Decodable, Equatable, Sendable {
+public struct HTTPSettings: Equatable, Sendable {
     /// Address to listen on: an IPv4 or IPv6 literal; 127.0.0.1 keeps it on this machine.
     public var address = "127.0.0.1"
     /// Port; 0 lets the kernel choose (tests read it back from the server).
@@ -43,43 +44,48 @@ public struct HTTPSettings: Decodable, Equatable, Sendable {
     public static let keys = ["address", "port", "token", "tokenFile", "maxBodyBytes", "eventInterval", "maxConnections",
                               "maxEventStreams", "idleTimeout", "headerTimeout", "hosts"]
 
-    /// Decodes and checks an `http` object (the error lists every problem by key).
-    public init(from decoder: any Decoder) throws {
-        var r = try SettingsReader(decoder, section: "http", known: HTTPSettings.keys)
-        if let address = r.string("address") {
-            if HTTPSettings.isAddress(address) { self.address = address } else {
-                r.report("address", "must be an IPv4 or IPv6 address like 127.0.0.1, 0.0.0.0 or ::1, got \"\(address)\"")
+    /// Reads and checks an `http` object at `path`, reporting every problem into `reader` (with
+    /// the rest of the config); nil when something was wrong.
+    public static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> HTTPSettings? {
+        let before = reader.reported
+        guard let m = reader.object(value, at: path, known: keys) else { return nil }
+        func at(_ key: String) -> String { JSONReader.join(path, key) }
+        var s = HTTPSettings()
+        if let address = reader.string(m["address"], at: at("address")) {
+            if HTTPSettings.isAddress(address) { s.address = address } else {
+                reader.report(at("address"), "must be an IPv4 or IPv6 address like 127.0.0.1, 0.0.0.0 or ::1, got \"\(address)\"")
             }
         }
-        port = r.integer("port", in: 0...65535) ?? port
-        token = r.string("token")
-        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) {
-            r.report("token", "must be non-empty without spaces (it goes in an Authorization header)")
+        s.port = reader.integer(m["port"], at: at("port"), in: 0...65535) ?? s.port
+        s.token = reader.string(m["token"], at: at("token"))
+        if let token = s.token, token.contains(where: { $0.isWhitespace }) {
+            reader.report(at("token"), "must be non-empty without spaces (it goes in an Authorization header)")
         }
-        tokenFile = r.string("tokenFile")
-        if token != nil && tokenFile != nil { r.report("tokenFile", "give token or tokenFile, not both") }
-        maxBodyBytes = r.integer("maxBodyBytes", in: 256...1_048_576) ?? maxBodyBytes
-        eventInterval = r.number("eventInterval", in: 0.01...10) ?? eventInterval
-        maxConnections = r.integer("maxConnections", in: 2...1024) ?? maxConnections
+        s.tokenFile = reader.string(m["tokenFile"], at: at("tokenFile"))
+        if m["token"] != nil && m["tokenFile"] != nil { reader.report(at("tokenFile"), "give token or tokenFile, not both") }
+        s.maxBodyBytes = reader.integer(m["maxBodyBytes"], at: at("maxBodyBytes"), in: 256...1_048_576) ?? s.maxBodyBytes
+        s.eventInterval = reader.number(m["eventInterval"], at: at("eventInterval"), in: 0.01...10) ?? s.eventInterval
+        s.maxConnections = reader.integer(m["maxConnections"], at: at("maxConnections"), in: 2...1024) ?? s.maxConnections
         // Unless given, at most half the connections (and 8) may be live pages.
-        maxEventStreams = r.integer("maxEventStreams", in: 1...1024) ?? min(maxEventStreams, max(1, maxConnections / 2))
-        if maxEventStreams >= maxConnections {
-            r.report("maxEventStreams", "must be less than maxConnections (\(maxConnections)) so pages cannot take every connection, got \(maxEventStreams)")
+        s.maxEventStreams = reader.integer(m["maxEventStreams"], at: at("maxEventStreams"), in: 1...1024)
+            ?? min(s.maxEventStreams, max(1, s.maxConnections / 2))
+        if s.maxEventStreams >= s.maxConnections {
+            reader.report(at("maxEventStreams"), "must be less than maxConnections (\(s.maxConnections)) so pages cannot take every connection, got \(s.maxEventStreams)")
         }
-        idleTimeout = r.integer("idleTimeout", in: 1...3600) ?? idleTimeout
-        headerTimeout = r.integer("headerTimeout", in: 1...3600) ?? headerTimeout
-        if let names = r.stringList("hosts") {
+        s.idleTimeout = reader.integer(m["idleTimeout"], at: at("idleTimeout"), in: 1...3600) ?? s.idleTimeout
+        s.headerTimeout = reader.integer(m["headerTimeout"], at: at("headerTimeout"), in: 1...3600) ?? s.headerTimeout
+        if let names = reader.strings(m["hosts"], at: at("hosts"), example: "\"ledring.local\"") {
             for name in names where !HTTPSettings.isHostName(name) {
-                r.report("hosts", "\"\(LogText.escaped(name, limit: 60))\" is not a host name like ledring.local (letters, digits, - and .)")
+                reader.report(at("hosts"), "\"\(LogText.escaped(name, limit: 60))\" is not a host name like ledring.local (letters, digits, - and .)")
             }
-            hosts = names.map { $0.lowercased() }
+            s.hosts = names.map { $0.lowercased() }
         }
-        try r.finish()
+        return reader.reported == before ? s : nil
     }
 
-    /// Decodes the `http` section from JSON bytes.
+    /// Reads the `http` section from JSON bytes.
     public static func decode(_ json: [UInt8]) throws(SettingsError) -> HTTPSettings {
-        try SettingsDecoding.decode(HTTPSettings.self, from: json, section: "http")
+        try SettingsError.reading(json, section: "http") { read($0, at: $1, into: &$2) }
     }
 
     /// Whether `text` is a DNS name: letters, digits, `-` and `.`, at most 253 characters.

@@ -1,12 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LEDJSON
 
 /// The `mqtt` section of the config: the broker, who we are, topics, QoS and Home Assistant
 /// discovery. Decodes strictly (unknown keys are reported) and reports every bad value by key.
-public struct MQTTSettings: Decodable, Equatable, Sendable {
+public struct MQTTSettings: Equatable, Sendable {
     /// TLS to the broker.
-    public struct TLS: Decodable, Equatable, Sendable {
+    public struct TLS: Equatable, Sendable {
         /// CA certificate file (PEM) that signed the broker's certificate.
         public var caFile: String
         /// Client certificate (PEM) when the broker wants one.
@@ -24,17 +25,22 @@ public struct MQTTSettings: Decodable, Equatable, Sendable {
         /// Keys the `tls` object may have.
         public static let keys = ["caFile", "certFile", "keyFile"]
 
-        /// Decodes and checks a `tls` object.
-        public init(from decoder: any Decoder) throws {
-            var r = try SettingsReader(decoder, section: "tls", known: TLS.keys)
-            caFile = r.string("caFile") ?? ""
-            if !r.has("caFile") { r.report("caFile", "is required with TLS; give the CA certificate (PEM) that signed the broker's") }
-            certFile = r.string("certFile")
-            keyFile = r.string("keyFile")
-            if (certFile == nil) != (keyFile == nil) {
-                r.report(certFile == nil ? "certFile" : "keyFile", "certFile and keyFile go together; give both or neither")
+        /// Reads and checks a `tls` object at `path`; nil when something was wrong.
+        public static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> TLS? {
+            let before = reader.reported
+            guard let m = reader.object(value, at: path, known: keys) else { return nil }
+            func at(_ key: String) -> String { JSONReader.join(path, key) }
+            let caFile = reader.string(m["caFile"], at: at("caFile"))
+            if m["caFile"] == nil {
+                reader.report(at("caFile"), "is required with TLS; give the CA certificate (PEM) that signed the broker's")
             }
-            try r.finish()
+            let certFile = reader.string(m["certFile"], at: at("certFile"))
+            let keyFile = reader.string(m["keyFile"], at: at("keyFile"))
+            if (m["certFile"] == nil) != (m["keyFile"] == nil) {
+                reader.report(at(m["certFile"] == nil ? "certFile" : "keyFile"), "certFile and keyFile go together; give both or neither")
+            }
+            guard reader.reported == before, let caFile else { return nil }
+            return TLS(caFile: caFile, certFile: certFile, keyFile: keyFile)
         }
     }
 
@@ -84,69 +90,79 @@ public struct MQTTSettings: Decodable, Equatable, Sendable {
                               "baseTopic", "groupTopic", "qos", "retain", "discovery", "discoveryPrefix",
                               "maxPercent", "keepalive", "reconnectMin", "reconnectMax"]
 
-    /// Decodes and checks an `mqtt` object (the error lists every problem by key).
-    public init(from decoder: any Decoder) throws {
-        var r = try SettingsReader(decoder, section: "mqtt", known: MQTTSettings.keys)
-        if let host = r.string("host") {
-            if host.isEmpty || host.contains(" ") || host.contains("/") {
-                r.report("host", "must be a host name or address like mqtt.local or 192.168.1.10, got \"\(host)\"")
+    /// Reads and checks an `mqtt` object at `path`, reporting every problem into `reader` (with
+    /// the rest of the config); nil when something was wrong.
+    public static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> MQTTSettings? {
+        let before = reader.reported
+        guard let m = reader.object(value, at: path, known: keys) else { return nil }
+        func at(_ key: String) -> String { JSONReader.join(path, key) }
+        var s = MQTTSettings()
+        if let host = reader.string(m["host"], at: at("host")) {
+            if host.contains(" ") || host.contains("/") {
+                reader.report(at("host"), "must be a host name or address like mqtt.local or 192.168.1.10, got \"\(host)\"")
             } else {
-                self.host = host
+                s.host = host
             }
         }
-        tls = r.nested("tls", as: TLS.self)
-        if tls != nil { port = 8883 }
-        port = r.integer("port", in: 1...65535) ?? port
-        if let device = r.string("device") {
-            if SettingsReader.isName(device) {
-                self.device = device
+        if let tls = m["tls"] {
+            s.tls = TLS.read(tls, at: at("tls"), into: &reader)
+            s.port = 8883
+        }
+        s.port = reader.integer(m["port"], at: at("port"), in: 1...65535) ?? s.port
+        if let device = reader.string(m["device"], at: at("device")) {
+            if SettingsNames.isName(device) {
+                s.device = device
             } else {
-                r.report("device", "must be letters, digits, - and _ (it becomes a topic level and an id), got \"\(device)\"")
+                reader.report(at("device"), "must be letters, digits, - and _ (it becomes a topic level and an id), got \"\(device)\"")
             }
         }
-        name = r.string("name")
-        clientId = r.string("clientId")
-        if let id = clientId, id.isEmpty || id.utf8.count > 128 {
-            r.report("clientId", "must be 1…128 characters, got \(id.utf8.count)")
+        s.name = reader.string(m["name"], at: at("name"))
+        s.clientId = reader.string(m["clientId"], at: at("clientId"))
+        if let id = s.clientId, id.utf8.count > 128 {
+            reader.report(at("clientId"), "must be 1…128 characters, got \(id.utf8.count)")
         }
-        username = r.string("username")
-        passwordFile = r.string("passwordFile")
-        if passwordFile != nil && username == nil {
-            r.report("passwordFile", "needs a username; add \"username\"")
+        s.username = reader.string(m["username"], at: at("username"))
+        s.passwordFile = reader.string(m["passwordFile"], at: at("passwordFile"))
+        if m["passwordFile"] != nil && m["username"] == nil {
+            reader.report(at("passwordFile"), "needs a username; add \"username\"")
         }
-        for key in ["baseTopic", "groupTopic"] {
-            guard let topic = r.string(key) else { continue }
-            guard SettingsReader.isTopic(topic) else {
-                r.report(key, "must be a topic like ledring/kitchen: no + or #, no empty level, no leading or trailing /, got \"\(topic)\"")
-                continue
-            }
-            if key == "baseTopic" { baseTopic = topic } else { groupTopic = topic }
+        s.baseTopic = topic(m["baseTopic"], at: at("baseTopic"), into: &reader) ?? s.baseTopic
+        if m["groupTopic"] == .null {
+            s.groupTopic = nil
+        } else {
+            s.groupTopic = topic(m["groupTopic"], at: at("groupTopic"), into: &reader) ?? s.groupTopic
         }
-        if r.has("groupTopic"), (try? decoder.container(keyedBy: AnyKey.self).decodeNil(forKey: AnyKey("groupTopic"))) == true {
-            groupTopic = nil
-            r.problems.removeAll { $0.path == "mqtt.groupTopic" }
-        }
-        qos = r.integer("qos", in: 0...2) ?? qos
-        retain = r.bool("retain") ?? retain
-        discovery = r.bool("discovery") ?? discovery
-        if let prefix = r.string("discoveryPrefix") {
-            if SettingsReader.isTopic(prefix) { discoveryPrefix = prefix } else {
-                r.report("discoveryPrefix", "must be a topic like homeassistant, got \"\(prefix)\"")
+        s.qos = reader.integer(m["qos"], at: at("qos"), in: 0...2) ?? s.qos
+        s.retain = reader.bool(m["retain"], at: at("retain")) ?? s.retain
+        s.discovery = reader.bool(m["discovery"], at: at("discovery")) ?? s.discovery
+        if let prefix = reader.string(m["discoveryPrefix"], at: at("discoveryPrefix")) {
+            if SettingsNames.isTopic(prefix) { s.discoveryPrefix = prefix } else {
+                reader.report(at("discoveryPrefix"), "must be a topic like homeassistant, got \"\(prefix)\"")
             }
         }
-        maxPercent = r.integer("maxPercent", in: 1...10_000) ?? maxPercent
-        keepalive = r.integer("keepalive", in: 5...3600) ?? keepalive
-        reconnectMin = r.integer("reconnectMin", in: 1...3600) ?? reconnectMin
-        reconnectMax = r.integer("reconnectMax", in: 1...3600) ?? reconnectMax
-        if reconnectMax < reconnectMin {
-            r.report("reconnectMax", "must be at least reconnectMin (\(reconnectMin)), got \(reconnectMax)")
+        s.maxPercent = reader.integer(m["maxPercent"], at: at("maxPercent"), in: 1...10_000) ?? s.maxPercent
+        s.keepalive = reader.integer(m["keepalive"], at: at("keepalive"), in: 5...3600) ?? s.keepalive
+        s.reconnectMin = reader.integer(m["reconnectMin"], at: at("reconnectMin"), in: 1...3600) ?? s.reconnectMin
+        s.reconnectMax = reader.integer(m["reconnectMax"], at: at("reconnectMax"), in: 1...3600) ?? s.reconnectMax
+        if s.reconnectMax < s.reconnectMin {
+            reader.report(at("reconnectMax"), "must be at least reconnectMin (\(s.reconnectMin)), got \(s.reconnectMax)")
         }
-        try r.finish()
+        return reader.reported == before ? s : nil
     }
 
-    /// Decodes the `mqtt` section from JSON bytes.
+    /// A topic (`baseTopic`, `groupTopic`), or nil.
+    private static func topic(_ value: JSONValue?, at path: String, into reader: inout JSONReader) -> String? {
+        guard let topic = reader.string(value, at: path) else { return nil }
+        guard SettingsNames.isTopic(topic) else {
+            reader.report(path, "must be a topic like ledring/kitchen: no + or #, no empty level, no leading or trailing /, got \"\(topic)\"")
+            return nil
+        }
+        return topic
+    }
+
+    /// Reads the `mqtt` section from JSON bytes.
     public static func decode(_ json: [UInt8]) throws(SettingsError) -> MQTTSettings {
-        try SettingsDecoding.decode(MQTTSettings.self, from: json, section: "mqtt")
+        try SettingsError.reading(json, section: "mqtt") { read($0, at: $1, into: &$2) }
     }
 
     /// The topic prefix in use.
@@ -161,7 +177,7 @@ public struct MQTTSettings: Decodable, Equatable, Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "ledring" }
         let host = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let cleaned = String(host.prefix { $0 != "." }.map { SettingsReader.isName(String($0)) ? $0 : "_" }.prefix(64))
+        let cleaned = String(host.prefix { $0 != "." }.map { SettingsNames.isName(String($0)) ? $0 : "_" }.prefix(64))
         return cleaned.isEmpty ? "ledring" : cleaned
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import LEDSystem
+import RingRender
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +34,7 @@ public enum SecretFile {
             throw Problem("is not UTF-8 text")
         }
         let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let line = trimming ? first.trimmingCharacters(in: .whitespaces) : first
+        let line = trimming ? first.trimmingWhitespace() : first
         guard !line.isEmpty else { throw Problem("is empty") }
         return line
     }

@@ -1,0 +1,48 @@
+import LEDJSON
+
+extension SavedState {
+    /// The state file's document: keys in a fixed order, rings by name, so the file is the same
+    /// bytes for the same state.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let brightness { members.append(("brightness", .number(brightness))) }
+        members.append(("rings", .object(rings.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) })))
+        members.append(("spinning", .array(spinning.map(JSONValue.string))))
+        return .object(members)
+    }
+
+    /// Reads a state file's document; throws what is wrong, with its path. Keys it does not know
+    /// are ignored, so a newer ledring's file still restores the values this one knows.
+    public init(json: JSONValue) throws(JSONProblem) {
+        guard case .object(let members) = json else {
+            throw JSONProblem(path: "", message: "must be an object {…}, got \(json.shown)")
+        }
+        guard case .object(let ringMembers)? = members["rings"] else {
+            throw JSONProblem(path: "rings", message: members["rings"] == nil ? "missing" : "must be an object of ring values")
+        }
+        var rings: [String: Double] = [:]
+        for member in ringMembers.pairs {
+            guard case .number(let value) = member.value else {
+                throw JSONProblem(path: "rings.\(member.key)", message: "must be a number, got \(member.value.shown)")
+            }
+            rings[member.key] = value
+        }
+        guard case .array(let items)? = members["spinning"] else {
+            throw JSONProblem(path: "spinning", message: members["spinning"] == nil ? "missing" : "must be a list of ring names")
+        }
+        var spinning: [String] = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let name) = item else {
+                throw JSONProblem(path: "spinning[\(i)]", message: "must be a ring name, got \(item.shown)")
+            }
+            spinning.append(name)
+        }
+        var brightness: Double?
+        switch members["brightness"] {
+        case nil, .null?: brightness = nil
+        case .number(let value)?: brightness = value
+        case let other?: throw JSONProblem(path: "brightness", message: "must be a number, got \(other.shown)")
+        }
+        self.init(rings: rings, spinning: spinning, brightness: brightness)
+    }
+}
