@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import LEDRingControl
 import LEDSystem
@@ -22,7 +21,7 @@ final class DaemonRemote: RingControl {
         /// What to do, for `Controller.apply`.
         var request: Request
         /// Signalled once the loop has applied it (or the remote is closed).
-        var done: DispatchSemaphore
+        var done: Completion
     }
 
     private struct Shared: ~Copyable {
@@ -146,7 +145,7 @@ final class DaemonRemote: RingControl {
 
     /// Queues `request`, wakes the loop and waits (bounded) until the loop has applied it.
     private func enqueue(_ request: Request) throws(RequestError) {
-        let pending = Pending(request: request, done: DispatchSemaphore(value: 0))
+        let pending = Pending(request: request, done: Completion())
         let accepted = shared.withLock { s -> Bool? in
             guard !s.closed else { return nil }
             s.queue.append(pending)
@@ -155,6 +154,6 @@ final class DaemonRemote: RingControl {
         guard let wait = accepted else { throw .unavailable("ledring is stopping; try again once it has restarted") }
         // A full pipe (EAGAIN) already holds a wake-up; the loop drains the whole queue on one.
         _ = system.sendAvailable(writeEnd, [1][...], socket: false)
-        if wait { _ = pending.done.wait(timeout: .now() + applyWait) }
+        if wait { pending.done.wait(seconds: applyWait) }
     }
 }

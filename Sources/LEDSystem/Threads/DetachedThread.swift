@@ -5,7 +5,7 @@ import Glibc
 /// A detached POSIX thread: what the MQTT loop and the HTTP sweeper need from Foundation's
 /// `Thread`, without linking Foundation. (The name is for readers only: `pthread_setname_np` is a
 /// GNU extension Swift's Glibc module does not export.)
-enum DetachedThread {
+public enum DetachedThread {
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
@@ -18,7 +18,7 @@ enum DetachedThread {
     /// Runs `body` on a new thread (`name` says which in the code); false when the system has no
     /// thread to give (the caller's feature then stays off, as with `Thread`).
     @discardableResult
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
