@@ -54,17 +54,4 @@ struct ColorOptions: Sendable, Equatable {
         }
         return true
     }
-
-    /// The daemon's config with every option given here taking its place (the command line over
-    /// the file). Frames are rendered with `FrameSettings`, which takes all of them, `--white`
-    /// and `--hdr` included.
-    func applied(to config: DaemonConfig) -> DaemonConfig {
-        var out = config
-        if let brightness { out.brightness = brightness }
-        if let gamma { out.gamma = gamma }
-        if let dither { out.dither = dither }
-        if let correction { out.correction = correction }
-        if let maxMilliamps { out.maxMilliamps = Int(maxMilliamps.rounded()) }
-        return out
-    }
 }

@@ -198,6 +198,35 @@ import Testing
         #expect(daemon.waitUntil { ((try? Data(contentsOf: URL(fileURLWithPath: daemon.dump)))?.count ?? 0) > 0 })
     }
 
+    /// The brightness in `ledring get --json`.
+    static func brightness(_ daemon: DaemonProcess) throws -> Double? {
+        let line = try daemon.client(["get", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
+        return (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["brightness"] as? Double
+    }
+
+    /// The command line's colour options lie over the config file's, at start and after every
+    /// reload; without one, an edited file's brightness applies.
+    @Test(arguments: [true, false])
+    func theCommandLinesBrightnessStaysOverTheFileAcrossAReload(fromTheCommandLine: Bool) throws {
+        let directory = DaemonProcess.makeDirectory()
+        let config = directory + "/config.json"
+        func write(brightness: Double) throws {
+            try """
+            {"rings": [{"name": "a", "leds": 8}], "brightness": \(brightness),
+             "output": {"driver": "apa102-spi", "dumpWire": "\(directory)/wire.bin"}}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try write(brightness: 0.2)
+        let daemon = try DaemonProcess(["--config", config] + (fromTheCommandLine ? ["--brightness", "0.5"] : []),
+                                       directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(try Self.brightness(daemon) == (fromTheCommandLine ? 0.5 : 0.2))
+        try write(brightness: 0.3)
+        daemon.send(SIGHUP)
+        #expect(daemon.waitUntil { daemon.stderr.contains("reloaded") }, "\(daemon.stderr)")
+        #expect(try Self.brightness(daemon) == (fromTheCommandLine ? 0.5 : 0.3))
+    }
+
     @Test func malformedAndOversizedRequestsGetErrorsAndTheConnectionStaysUp() throws {
         let daemon = try DaemonProcess()
         defer { daemon.cleanUp() }

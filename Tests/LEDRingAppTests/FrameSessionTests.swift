@@ -45,13 +45,14 @@ import Testing
     }
 
     /// The daemon's session for the same options, built as `Daemon.init` builds it (the command
-    /// line's colour options over the default config), rendering the same states at t = 0.
+    /// line's colour options over the default config, in the session's settings), rendering the same states at t = 0.
     static func daemon(_ options: [String], states: [RingState]) throws -> (FrameSession, OutputConfig, RenderedFrame) {
         let daemonOptions = try DaemonOptions(options)
-        let config = daemonOptions.color.applied(to: try DaemonConfig.defaults())
+        let config = try DaemonConfig.defaults()
         let output = config.output.overridden(by: daemonOptions.output)
         var session = Daemon.makeSession(config: config, output: output, options: daemonOptions)
-        session.brightness = config.brightness
+        // The controller starts at the settings' brightness (the command line's over the file's).
+        session.brightness = session.settings.brightness
         let rendered = session.render(states, at: 0, animating: states.contains { $0.isAnimating(at: 0) })
         return (session, output, rendered)
     }

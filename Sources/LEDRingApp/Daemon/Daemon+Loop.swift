@@ -129,8 +129,7 @@ extension Daemon {
         }
         let next: DaemonConfig
         do {
-            // The command line's colour options stay over the file's, as at start.
-            next = options.color.applied(to: try DaemonConfig.load(path: path))
+            next = try DaemonConfig.load(path: path)
         } catch {
             Log.info("reload rejected, the running config stays in force:")
             for line in error.description.split(separator: "\n") { Log.info("  \(line)") }
@@ -163,7 +162,9 @@ extension Daemon {
             }
             outputSettings = nextOutput
         }
-        let brightness = next.brightness != config.brightness ? next.brightness : nil
+        // The command line's colour options stay over the file's, as at start (both sessions'
+        // settings have them), so only a brightness edited in the file replaces the running one.
+        let brightness = nextSession.settings.brightness != session.settings.brightness ? nextSession.settings.brightness : nil
         controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness

@@ -93,7 +93,6 @@ final class Daemon {
             throw error.commandError
         }
         outputSettings = config.output.overridden(by: options.output)
-        config = options.color.applied(to: config)
         let environment = ProcessEnvironment.current()
         socketPath = DaemonPaths.daemonSocket(option: options.socketPath, config: config.socket.path,
                                               environment: environment, uid: getuid())
@@ -108,7 +107,9 @@ final class Daemon {
         let now = MonotonicClock.seconds()
         started = now
         schedule = DaemonSchedule(fps: options.fps ?? config.fps)
-        controller = Controller(names: config.layout.rings.map(\.name), brightness: config.brightness)
+        // The command line's brightness over the file's, as the frames have it (FrameSettings).
+        let brightness = FrameSettings(config: config, color: options.color, fps: options.fps ?? config.fps).brightness
+        controller = Controller(names: config.layout.rings.map(\.name), brightness: brightness)
         switch persistence.store.load() {
         case .none: break
         case .state(let saved): controller.restore(saved, at: now)
