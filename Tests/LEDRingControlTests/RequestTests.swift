@@ -35,6 +35,24 @@ import Testing
         #expect(!message("set move 0.5\u{1B}[2J").contains("\u{1B}"))
     }
 
+    @Test(arguments: [("90", 90.0), ("1.5", 1.5), ("1.5s", 1.5), ("25m", 1500), ("1h30m", 5400), ("2m30s", 150),
+                      ("1h", 3600), (" 45s ", 45), ("-3", -3), ("0", 0)])
+    func durationsAreWrittenWithUnits(text: String, seconds: Double) {
+        #expect(DurationText.parse(text) == seconds)
+    }
+
+    @Test(arguments: ["", "s", "1x", "1m1h", "1h1h", "5 m", "1..2s", "m5", "1.5.2", "abc"])
+    func notDurations(text: String) {
+        #expect(DurationText.parse(text) == nil)
+    }
+
+    @Test func everyPathTakesTheSameDurations() throws {
+        #expect(try Request.parse("set move 0.5 duration 1m") == .set(values: [Update(ring: "move", value: 0.5)], duration: 60, curve: .easeInOut))
+        #expect(try Request.parse(#"{"verb":"reset","duration":"1m30s"}"#) == .reset(duration: 90, curve: .easeInOut))
+        #expect(try SetCommand.parse(#"{"value":0.5,"duration":"2s"}"#).duration == 2)
+        #expect(DurationText.format(5400) == "1h30m" && DurationText.format(90) == "1m30s" && DurationText.format(1.5) == "1.5s")
+    }
+
     @Test func equalsSignFormLikeTheClient() throws {
         #expect(try Request.parse("set move=0.8") == .set(values: [Update(ring: "move", value: 0.8)], duration: 0, curve: .easeInOut))
     }
@@ -67,7 +85,10 @@ import Testing
         (#"{"verb":"set","rings":{"move":0.5},"speed":2}"#, "set: unknown key \"speed\""),
         (#"{"verb":"set","rings":[]}"#, "set: \"rings\" must be an object"),
         (#"{"verb":"brightness"}"#, "brightness: give \"value\""),
-        (#"{"verb":"set","rings":{"move":0.5},"duration":"long"}"#, "duration \"long\": must be a number"),
+        (#"{"verb":"set","rings":{"move":0.5},"duration":"long"}"#, "duration \"long\": not a duration; write seconds"),
+        ("set move 0.5 duration 1h2", "duration \"1h2\": not a duration"), ("set move 0.5 duration 1s30m", "duration \"1s30m\": not a duration"),
+        ("set move 0.5 duration -5s", "duration -5s: must be seconds from 0 to 3600"),
+        ("set move 0.5 duration 2h", "duration 2h: must be seconds from 0 to 3600"),
     ])
     func badRequestsSayWhatIsWrong(line: String, expected: String) {
         do {

@@ -49,7 +49,7 @@ enum ClientCommand {
             case "--json": json = true
             case "--duration":
                 let text = try value()
-                duration = try checked { () throws(RequestError) in try Request.checkedDuration(Double(text), shown: text) }
+                duration = try checked { () throws(RequestError) in try Request.duration(text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
             default:

@@ -59,7 +59,7 @@ public struct SetCommand: Equatable, Sendable {
         }
         var command = SetCommand(value: try parseValue(raw, name: ring))
         if let d = object["duration"] {
-            command.duration = try Request.checkedDuration(d.number, shown: JSONObject.show(d))
+            command.duration = try Request.duration(d)
         }
         if let c = object["curve"] {
             guard case .string(let name) = c else {

@@ -35,7 +35,7 @@ extension Request {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw RequestError("\(verb): unknown key \"\(unknown)\"; a \(verb) request has \(known.joined(separator: ", "))")
         }
-        let duration = try optionalNumber(members["duration"], name: "duration")
+        let duration = try members["duration"].map { (d) throws(RequestError) in try Request.duration(d) }
         var curve = Curve.easeInOut
         if let value = members["curve"] {
             guard case .string(let text) = value else { throw RequestError("curve \(value.shown): must be a string like \"spring\"") }
@@ -54,11 +54,10 @@ extension Request {
                 }
                 values.append(RingValueUpdate(ring: name, value: try checkedValue(n, ring: name, shown: JSONValue.format(n))))
             }
-            let seconds = try duration.map { (d) throws(RequestError) in try Request.checkedDuration(d, shown: JSONValue.format(d)) } ?? 0
+            let seconds = duration ?? 0
             return .set(values: values, duration: seconds, curve: curve)
         case "reset":
-            let seconds = try duration.map { (d) throws(RequestError) in try Request.checkedDuration(d, shown: JSONValue.format(d)) }
-            return .reset(duration: seconds ?? defaultResetDuration, curve: curve)
+            return .reset(duration: duration ?? defaultResetDuration, curve: curve)
         case "spin", "stop":
             var names: [String] = []
             switch members["rings"] {

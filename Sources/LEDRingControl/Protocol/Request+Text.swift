@@ -30,7 +30,7 @@ extension Request {
                 }
                 let text = rest[i + 1]
                 switch key {
-                case "duration": duration = try Request.checkedDuration(Double(text), shown: text)
+                case "duration": duration = try Request.duration(text)
                 case "curve": curve = try Request.curve(text)
                 default: values.append(RingValueUpdate(ring: key, value: try Request.value(text, for: key)))
                 }
@@ -45,7 +45,7 @@ extension Request {
             while i < rest.count {
                 guard i + 1 < rest.count else { throw RequestError("reset: \"\(Request.shown(rest[i]))\" needs a value, e.g. reset duration 1") }
                 switch rest[i] {
-                case "duration": duration = try Request.checkedDuration(Double(rest[i + 1]), shown: rest[i + 1])
+                case "duration": duration = try Request.duration(rest[i + 1])
                 case "curve": curve = try Request.curve(rest[i + 1])
                 default: throw RequestError("reset: unknown option \"\(Request.shown(rest[i]))\"; use reset [duration S] [curve C]")
                 }

@@ -49,11 +49,14 @@ extension Request {
         return value
     }
 
-    /// `value` when it is seconds in 0…3600; nil (not a number) is refused too.
-    public static func checkedDuration(_ value: Double?, shown: String? = nil) throws(RequestError) -> Double {
-        guard let value, value.isFinite, value >= 0, value <= maxDuration else {
+    /// `value` when it is seconds in 0…`limit` (3600 for a transition); nil (not a number) is
+    /// refused too. `name` says which duration it is in the message (`duration`, `for`).
+    public static func checkedDuration(_ value: Double?, shown: String? = nil, limit: Double = maxDuration,
+                                       name: String = "duration") throws(RequestError) -> Double {
+        guard let value, value.isFinite, value >= 0, value <= limit else {
             let text = shown ?? value.map { Request.shown($0) } ?? "?"
-            throw RequestError("duration \(Request.shown(text)): must be seconds from 0 to 3600, e.g. 1.5")
+            let most = limit == maxDuration ? "3600" : "\(Request.shown(limit)) (\(DurationText.format(limit)))"
+            throw RequestError("\(name) \(Request.shown(text)): must be seconds from 0 to \(most), e.g. 1.5, 90s or 1m30s")
         }
         return value
     }
