@@ -81,9 +81,9 @@ enum ClientCommand {
                 } else {
                     throw .usage("set \"\(word)\": expected RING=VALUE or RING VALUE, e.g. ledring set move=0.8 stand 45%")
                 }
-                let value = try checked { () throws(RequestError) in try Request.value(text, for: ring) }
-                if let note = ValueParser.lapsNote(ring: ring, text: text, value: value) { Terminal.error("ledring: " + note) }
-                values.append(.init(ring: ring, value: value))
+                let value = try checked { () throws(RequestError) in try Request.update(text, ring: ring) }
+                if let note = ValueParser.lapsNote(ring: ring, text: text, value: value.value) { Terminal.error("ledring: " + note) }
+                values.append(value)
             }
             request = .set(values: values, duration: duration ?? 0, curve: curve ?? .easeInOut)
         case "reset":
@@ -97,6 +97,9 @@ enum ClientCommand {
             guard words.count == 1 else { throw .usage("brightness: give one value, e.g. ledring brightness 0.5 (or 50%)") }
             let text = words[0]
             request = .brightness(try checked { () throws(RequestError) in try Request.brightnessValue(text) })
+        case "look":
+            guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
+            request = .look(rings: Array(words.dropLast()), name: words[words.count - 1])
         case "get":
             try noWords(words, verb)
             request = .get
@@ -122,6 +125,7 @@ enum ClientCommand {
         case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
         case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
+        case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default or none)"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
         case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
         default: return "usage: ledring \(verb) [--socket PATH] [--json]"

@@ -80,7 +80,7 @@ extension Daemon {
     func renderFrame(at now: Double) {
         session.brightness = controller.brightness
         let animating = controller.isAnimating(at: now)
-        let frame = session.render(controller.states, at: now, animating: animating)
+        let frame = session.render(controller.states, paints: controller.paints, at: now, animating: animating)
         output.show(lightsOn ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
         if !renderer.power.withinBudget && !overBudgetLogged {
@@ -164,7 +164,7 @@ extension Daemon {
             outputSettings = nextOutput
         }
         let brightness = next.brightness != config.brightness ? next.brightness : nil
-        controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
+        controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness
         let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)

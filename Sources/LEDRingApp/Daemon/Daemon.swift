@@ -108,7 +108,7 @@ final class Daemon {
         let now = MonotonicClock.seconds()
         started = now
         schedule = DaemonSchedule(fps: options.fps ?? config.fps)
-        controller = Controller(names: config.layout.rings.map(\.name), brightness: config.brightness)
+        controller = Controller(layout: config.layout, brightness: config.brightness)
         switch persistence.store.load() {
         case .none: break
         case .state(let saved): controller.restore(saved, at: now)

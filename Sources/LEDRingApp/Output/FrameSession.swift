@@ -50,9 +50,10 @@ struct FrameSession {
 
     /// Renders the frame for `states` at time `t`; `animating` (part of an animation) decides
     /// dithering in `.auto` mode.
-    mutating func render(_ states: [RingState], at t: Double, animating: Bool) -> RenderedFrame {
+    /// `paints` are the rings' looks (none: the configured picture).
+    mutating func render(_ states: [RingState], paints: [RingPaint] = [], at t: Double, animating: Bool) -> RenderedFrame {
         let values = renderer.values(for: states, at: t)
-        renderer.render(values, animating: animating)
+        renderer.render(values, paints: paints, at: t, animating: animating)
         return RenderedFrame(layout: layout, values: values, states: states, pixels: renderer.frame,
                              frame16: usesHDR ? renderer.frame16 : nil, power: renderer.power)
     }

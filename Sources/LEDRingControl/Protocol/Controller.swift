@@ -18,6 +18,15 @@ public struct Controller: Sendable {
     public private(set) var brightnessSetAtRunTime = false
     /// Whether the LEDs are lit; off shows black whatever the values (which are kept).
     public private(set) var power = true
+    /// The rings' specs when built from a layout (their ranges, lap clamps and default looks);
+    /// empty when built from names alone (values are then laps).
+    public private(set) var rings: [RingSpec] = []
+    /// The looks a ring may switch to.
+    public private(set) var looks: [Look] = []
+    /// Each ring's look chosen at run time: nil for the ring's own from the config (`default`).
+    public private(set) var lookChoices: [String?]
+    /// When each ring's look was chosen (its effect's time 0).
+    public private(set) var lookSince: [Double]
 
     /// What applying a request did.
     public struct Outcome: Equatable, Sendable {
@@ -38,6 +47,35 @@ public struct Controller: Sendable {
         self.names = names
         self.states = Array(repeating: RingState(), count: names.count)
         self.brightness = brightness
+        self.lookChoices = Array(repeating: nil, count: names.count)
+        self.lookSince = Array(repeating: 0, count: names.count)
+    }
+
+    /// The rings of `layout`, all at 0, with their ranges and looks.
+    public init(layout: RingLayout, brightness: Double) {
+        self.init(names: layout.rings.map(\.name), brightness: brightness)
+        rings = layout.rings
+        looks = layout.looks
+    }
+
+    /// Checks `request` against these rings, their ranges and looks; nothing changes.
+    public func validate(_ request: Request) throws(RequestError) {
+        try request.validate(rings: names, ranged: Set(rings.filter { $0.range != nil }.map(\.name)), looks: looks.map(\.name))
+    }
+
+    /// The name of the look ring `index` shows (resolving `default` to the config's), or nil.
+    public func look(of index: Int) -> String? {
+        guard index < lookChoices.count else { return nil }
+        let name = lookChoices[index] ?? (index < rings.count ? rings[index].look : nil)
+        guard let name, name != "none", name != "default" else { return nil }
+        return looks.contains { $0.name == name } ? name : nil
+    }
+
+    /// Each ring's look for the renderer, in chain order.
+    public var paints: [RingPaint] {
+        names.indices.map { i in
+            RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
+        }
     }
 
     /// Applies `request` at time `t`; `status` is asked only for a status request.
@@ -51,11 +89,19 @@ public struct Controller: Sendable {
 
     private mutating func perform(_ request: Request, at t: Double,
                                   status: () -> StatusReport) throws(RequestError) -> Outcome {
-        try request.validate(rings: names)
+        try validate(request)
         switch request {
         case .set(let values, let duration, let curve):
             for update in values {
-                states[try Request.index(of: update.ring, in: names)].set(update.value, at: t, duration: duration, curve: curve)
+                let i = try Request.index(of: update.ring, in: names)
+                let laps = i < rings.count ? rings[i].laps(update.value, percent: update.percent) : update.value
+                states[i].set(laps, at: t, duration: duration, curve: curve)
+            }
+        case .look(let ringNames, let name):
+            for ring in ringNames {
+                let i = try Request.index(of: ring, in: names)
+                lookChoices[i] = name == "default" ? nil : name
+                lookSince[i] = t
             }
         case .get:
             return Outcome(reply: report(at: t), changed: false)
@@ -89,12 +135,20 @@ public struct Controller: Sendable {
         .rings(zip(names, states).map { name, state in
             Reply.RingReport(name: name, shown: state.shown(at: t), target: state.target,
                              spinning: state.spinningSince != nil)
+        }.enumerated().map { i, report in
+            var report = report
+            report.look = look(of: i)
+            return report
         }, brightness: brightness)
     }
 
     /// Whether any ring moves after `t` (a transition or a spinner).
     public func isAnimating(at t: Double) -> Bool {
-        states.contains { $0.isAnimating(at: t) }
+        states.contains { $0.isAnimating(at: t) } || names.indices.contains { i in
+            // A look without an effect (or a finished flash) asks for no more frames.
+            guard let name = look(of: i), let look = looks.first(where: { $0.name == name }) else { return false }
+            return look.effect.isAnimating(at: t - lookSince[i])
+        }
     }
 
     /// What survives a restart: targets, spinners and brightness.
@@ -105,7 +159,10 @@ public struct Controller: Sendable {
             values[name] = state.target
             if state.spinningSince != nil { spinning.append(name) }
         }
-        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil)
+        var chosen: [String: String] = [:]
+        for (i, name) in names.enumerated() { if let look = lookChoices[i] { chosen[name] = look } }
+        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil,
+                          looks: chosen)
     }
 
     /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
@@ -113,6 +170,11 @@ public struct Controller: Sendable {
         for (i, name) in names.enumerated() {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
             if saved.spinning.contains(name) { states[i].spin(at: t) }
+            // A look the config no longer has is dropped: the ring shows its own again.
+            if let look = saved.looks[name], Request.builtInLooks.contains(look) || looks.contains(where: { $0.name == look }) {
+                lookChoices[i] = look
+                lookSince[i] = t
+            }
         }
         if let b = saved.brightness {
             brightness = b
@@ -129,6 +191,22 @@ public struct Controller: Sendable {
         next.power = power
         for (i, name) in newNames.enumerated() {
             if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
+        }
+        return next
+    }
+
+    /// The same values and looks on a new layout (after a config reload): `carried(to:)` by
+    /// name, and each look chosen at run time kept while the new config still has it.
+    public func carried(to layout: RingLayout, brightness newBrightness: Double? = nil) -> Controller {
+        var next = carried(to: layout.rings.map(\.name), brightness: newBrightness)
+        next.rings = layout.rings
+        next.looks = layout.looks
+        for (i, name) in next.names.enumerated() {
+            guard let old = names.firstIndex(of: name), let look = lookChoices[old] else { continue }
+            if Request.builtInLooks.contains(look) || layout.looks.contains(where: { $0.name == look }) {
+                next.lookChoices[i] = look
+                next.lookSince[i] = lookSince[old]
+            }
         }
         return next
     }

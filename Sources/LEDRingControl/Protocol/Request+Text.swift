@@ -32,7 +32,7 @@ extension Request {
                 switch key {
                 case "duration": duration = try Request.duration(text)
                 case "curve": curve = try Request.curve(text)
-                default: values.append(RingValueUpdate(ring: key, value: try Request.value(text, for: key)))
+                default: values.append(try Request.update(text, ring: key))
                 }
                 i += 2
             }
@@ -66,6 +66,9 @@ extension Request {
             case "off": return .power(false)
             default: throw RequestError("power: give on or off, e.g. power off")
             }
+        case "look":
+            guard rest.count >= 2 else { throw RequestError("look: give the ring(s) and a look, e.g. look build failed (default: the config's)") }
+            return .look(rings: Array(rest.dropLast()), name: rest[rest.count - 1])
         case "get", "status":
             guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status

@@ -11,12 +11,19 @@ extension Request {
 
     /// Checks the whole request against the rings called `names` before anything changes: every
     /// ring exists, every value is in 0…100 laps, the duration in 0…3600 s, the brightness 0…1.
-    public func validate(rings names: [String]) throws(RequestError) {
+    /// Rings in `ranged` take values in their own units (any finite number); `looks` names the
+    /// looks a `look` request may choose.
+    public func validate(rings names: [String], ranged: Set<String> = [], looks: [String] = []) throws(RequestError) {
         switch self {
         case .set(let values, let duration, _):
             for update in values {
                 _ = try Request.index(of: update.ring, in: names)
-                _ = try Request.checkedValue(update.value, ring: update.ring)
+                if update.percent || !ranged.contains(update.ring) {
+                    _ = try Request.checkedValue(update.value, ring: update.ring,
+                                                 shown: update.percent ? Request.shown(update.value * 100) + "%" : nil)
+                } else {
+                    _ = try Request.checkedFinite(update.value, ring: update.ring)
+                }
             }
             _ = try Request.checkedDuration(duration)
         case .reset(let duration, _):
@@ -25,6 +32,9 @@ extension Request {
             for ring in rings { _ = try Request.index(of: ring, in: names) }
         case .brightness(let value):
             _ = try Request.checkedBrightness(value)
+        case .look(let rings, let name):
+            for ring in rings { _ = try Request.index(of: ring, in: names) }
+            _ = try Request.checkedLook(name, in: looks)
         case .get, .status, .power:
             break
         }
@@ -47,6 +57,39 @@ extension Request {
             throw RequestError("\(Request.shown(ring)) \(text): must be 0…100 (0 % to 10 000 %); 1 is one lap, e.g. 0.8 or 80%")
         }
         return value
+    }
+
+    /// `value` when it is a finite number: a value in a ring's own units (`"range"`).
+    public static func checkedFinite(_ value: Double, ring: String, shown: String? = nil) throws(RequestError) -> Double {
+        guard value.isFinite else {
+            throw RequestError("\(Request.shown(ring)) \(Request.shown(shown ?? Request.shown(value))): must be a finite number: laps (0.8), a percentage (80%) or the ring's own units when it has a range")
+        }
+        return value
+    }
+
+    /// Names every look request may use besides the config's: the ring's own look, and none.
+    public static let builtInLooks = ["default", "none"]
+
+    /// `name` when it is a look in `looks` or a built-in one.
+    public static func checkedLook(_ name: String, in looks: [String]) throws(RequestError) -> String {
+        guard builtInLooks.contains(name) || looks.contains(name) else {
+            let known = looks.isEmpty ? "the config defines no looks; add \"looks\": {\"\(Request.shown(name))\": {\"gradient\": \"#ff2020\"}}"
+                                      : "the looks are \((looks + builtInLooks).joined(separator: ", "))"
+            throw RequestError("no look called \"\(Request.shown(name))\"; \(known)")
+        }
+        return name
+    }
+
+    /// A ring's value from text as sent: a percentage (`80%`, a fraction of a lap, checked
+    /// 0…100 laps) or a number (laps, or the ring's own units; checked by `validate`).
+    public static func update(_ text: String, ring: String) throws(RequestError) -> RingValueUpdate {
+        guard let value = ProgressText.parse(text) else {
+            throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+        }
+        if ProgressText.isPercent(text) {
+            return RingValueUpdate(ring: ring, value: try checkedValue(value, ring: ring, shown: text), percent: true)
+        }
+        return RingValueUpdate(ring: ring, value: try checkedFinite(value, ring: ring, shown: text))
     }
 
     /// `value` when it is seconds in 0…`limit` (3600 for a transition); nil (not a number) is

@@ -8,6 +8,10 @@ extension SavedState {
         if let brightness { members.append(("brightness", .number(brightness))) }
         members.append(("rings", .object(rings.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) })))
         members.append(("spinning", .array(spinning.map(JSONValue.string))))
+        // Only when there are any, so a state without looks is the same bytes as before.
+        if !looks.isEmpty {
+            members.append(("looks", .object(looks.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })))
+        }
         return .object(members)
     }
 
@@ -43,6 +47,18 @@ extension SavedState {
         case .number(let value)?: brightness = value
         case let other?: throw JSONProblem(path: "brightness", message: "must be a number, got \(other.shown)")
         }
-        self.init(rings: rings, spinning: spinning, brightness: brightness)
+        var looks: [String: String] = [:]
+        switch members["looks"] {
+        case nil, .null?: break
+        case .object(let items)?:
+            for member in items.pairs {
+                guard case .string(let look) = member.value else {
+                    throw JSONProblem(path: "looks.\(member.key)", message: "must be a look name, got \(member.value.shown)")
+                }
+                looks[member.key] = look
+            }
+        case let other?: throw JSONProblem(path: "looks", message: "must be an object of ring names and looks, got \(other.shown)")
+        }
+        self.init(rings: rings, spinning: spinning, brightness: brightness, looks: looks)
     }
 }

@@ -6,12 +6,15 @@ public struct SavedState: Equatable, Sendable {
     public var spinning: [String]
     /// Overall light, 0…1, when it was changed at run time.
     public var brightness: Double?
+    /// Looks chosen at run time, by ring name.
+    public var looks: [String: String]
 
     /// Saved values.
-    public init(rings: [String: Double], spinning: [String], brightness: Double?) {
+    public init(rings: [String: Double], spinning: [String], brightness: Double?, looks: [String: String] = [:]) {
         self.rings = rings
         self.spinning = spinning
         self.brightness = brightness
+        self.looks = looks
     }
 
     /// Why a decoded state cannot be used, or nil when every value is in range.

@@ -106,8 +106,8 @@ public struct HTTPRouter: Sendable {
         guard let raw = object["values"]?.members, !raw.isEmpty else {
             throw RequestError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring")
         }
-        var values: [String: Double] = [:]
-        for member in raw.pairs { values[member.key] = try SetCommand.parseValue(member.value, name: member.key) }
+        var values: [String: Request.RingValueUpdate] = [:]
+        for member in raw.pairs { values[member.key] = try SetCommand.parseUpdate(member.value, ring: member.key) }
         var rest = object.members
         rest["values"] = nil
         rest["value"] = .number(0)
