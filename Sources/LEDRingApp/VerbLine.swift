@@ -3,7 +3,7 @@ import LEDRingControl
 /// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
 enum VerbLine {
     /// Every verb, in the order `--help` lists them.
-    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "look",
+    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "look", "notify",
                         "boards", "doctor", "check-config", "help"]
     /// Options that may come before the verb, and whether each takes a value.
     static let globalOptions: [String: Bool] = ["--socket": true, "--config": true, "--state": true, "--json": false]
@@ -76,6 +76,16 @@ enum VerbLine {
             return "usage: ledring spin RING… [--socket PATH] [--json]\nShows the indeterminate spinner on each RING until `ledring stop` or a new value.\n"
         case "stop":
             return "usage: ledring stop [RING…] [--socket PATH] [--json]\nStops the spinner on each RING (all rings when none is named).\n"
+        case "notify":
+            return """
+            usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V]
+                                  --for DURATION [--priority N] [--socket PATH] [--json]
+                   ledring notify --clear
+            Takes over the RINGs (all when none is named) until DURATION (30s, 5m) has passed, then gives
+            back exactly what was there. Higher --priority wins; a later one of equal priority replaces.
+            Effects: pulse, blink, "flash N", none. Kept across a restart with the time it has left.
+
+            """
         case "look":
             return "usage: ledring look RING… NAME [--socket PATH] [--json]\nSwitches each RING to the look NAME from the config's \"looks\" (default: the ring's own look; none: no look). Kept across restarts.\n"
         case "brightness":

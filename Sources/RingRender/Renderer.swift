@@ -40,6 +40,10 @@ public struct Renderer: Sendable {
     private let zoneEnds: [[Double]]
     private let lookMappers: [[ProgressMapper?]]
     private var blendScratch: [LinearRGB]
+    // Looks made at run time (a notification's colour): a paint's look index past the layout's
+    // looks points here. Rebuilt only when the names change.
+    private var extraLooks: [Look] = []
+    private var extraMappers: [[ProgressMapper?]] = []
     /// Frames per second the frames are shown at: decides which levels are worth dithering
     /// (`TemporalDither.minimumLevel(fps:)`) in `.auto` mode.
     public var framesPerSecond: Double = 30
@@ -116,6 +120,22 @@ public struct Renderer: Sendable {
         render(values, paints: [], at: 0, animating: animating)
     }
 
+    /// Sets the looks made at run time (`RingPaint.look` indices past the layout's looks); builds
+    /// their gradients only when the names differ from the last call.
+    public mutating func setExtraLooks(_ looks: [Look]) {
+        guard looks.map(\.name) != extraLooks.map(\.name) else { return }
+        extraLooks = looks
+        extraMappers = layout.rings.map { ring in
+            looks.map { look in
+                look.gradient.map { gradient in
+                    var appearance = ring.appearance
+                    appearance.gradient = gradient.with(span: ring.appearance.gradient.span)
+                    return ProgressMapper(appearance: appearance)
+                }
+            }
+        }
+    }
+
     /// Renders one frame with each ring's look (`paints[i]`, missing: none) at time `t`: the
     /// look's gradient, or the colour zone of the value shown, then the look's effect.
     public mutating func render(_ values: [RingValue], paints: [RingPaint], at t: Double, animating: Bool) {
@@ -126,8 +146,10 @@ public struct Renderer: Sendable {
             var second: ProgressMapper?
             var amount: Float = 0
             var level: Float = 1
-            let look = paint.look.flatMap { $0 >= 0 && $0 < layout.looks.count ? $0 : nil }
-            if let look, let lookMapper = lookMappers[index][look] {
+            let total = layout.looks.count + extraLooks.count
+            let look = paint.look.flatMap { $0 >= 0 && $0 < total ? $0 : nil }
+            let lookMapper = look.flatMap { $0 < layout.looks.count ? lookMappers[index][$0] : extraMappers[index][$0 - layout.looks.count] }
+            if let lookMapper {
                 mapper = lookMapper
             } else if !zoneMappers[index].isEmpty, case .progress(let p) = value {
                 // Chosen from the value shown in this frame, so a transition recolours as it crosses.
@@ -138,7 +160,10 @@ public struct Renderer: Sendable {
                     amount = choice.amount
                 }
             }
-            if let look { level = layout.looks[look].effect.level(at: t - paint.since) }
+            if let look {
+                let effect = look < layout.looks.count ? layout.looks[look].effect : extraLooks[look - layout.looks.count].effect
+                level = effect.level(at: t - paint.since)
+            }
             var offset = layout.offsets[index]
             for segment in ring.segments {
                 drawSegment(segment, of: ring.shape, value: value, mapper: mapper, blend: second, amount: amount,

@@ -42,6 +42,7 @@ enum ClientCommand {
         var duration: Double?
         var curve: Curve?
         var words: [String] = []
+        var noticeWords: [String] = []
         while let (name, attached) = reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
@@ -52,6 +53,10 @@ enum ClientCommand {
                 duration = try checked { () throws(RequestError) in try Request.duration(text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
+            case "--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period" where verb == "notify":
+                // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
+                noticeWords += [String(name.dropFirst(2)), try value()]
+            case "--clear" where verb == "notify": noticeWords.append("clear")
             default:
                 if name.hasPrefix("--") { throw .usage("\(verb): unknown option \"\(name)\"; \(usage(verb))") }
                 words.append(name)
@@ -97,6 +102,13 @@ enum ClientCommand {
             guard words.count == 1 else { throw .usage("brightness: give one value, e.g. ledring brightness 0.5 (or 50%)") }
             let text = words[0]
             request = .brightness(try checked { () throws(RequestError) in try Request.brightnessValue(text) })
+        case "notify":
+            if noticeWords == ["clear"] && words.isEmpty {
+                request = .clearNotices
+            } else {
+                let all = words + noticeWords
+                request = try checked { () throws(RequestError) in try Request.parseNotify(all, json: false) }
+            }
         case "look":
             guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
             request = .look(rings: Array(words.dropLast()), name: words[words.count - 1])
@@ -125,6 +137,7 @@ enum ClientCommand {
         case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
         case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
+        case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] | notify --clear"
         case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default or none)"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
         case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"

@@ -111,7 +111,7 @@ final class Daemon {
         controller = Controller(layout: config.layout, brightness: config.brightness)
         switch persistence.store.load() {
         case .none: break
-        case .state(let saved): controller.restore(saved, at: now)
+        case .state(let saved): controller.restore(saved, at: now, wallOffset: WallClock.seconds() - now)
         case .corrupt(let reason, let movedTo):
             Log.info("state file \(persistence.store.path): \(reason); "
                      + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")

@@ -27,6 +27,9 @@ public struct Controller: Sendable {
     public private(set) var lookChoices: [String?]
     /// When each ring's look was chosen (its effect's time 0).
     public private(set) var lookSince: [Double]
+    /// Notifications not yet expired (or not yet removed by `expire(at:)`), oldest first.
+    public private(set) var notices: [ActiveNotice] = []
+    private var noticeCount = 0
 
     /// What applying a request did.
     public struct Outcome: Equatable, Sendable {
@@ -71,12 +74,70 @@ public struct Controller: Sendable {
         return looks.contains { $0.name == name } ? name : nil
     }
 
-    /// Each ring's look for the renderer, in chain order.
+    /// Each ring's look for the renderer, in chain order, without notifications.
     public var paints: [RingPaint] {
         names.indices.map { i in
             RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
         }
     }
+
+    /// The notification ring `index` shows at `t`: the highest priority, of those the latest.
+    public func notice(for index: Int, at t: Double) -> ActiveNotice? {
+        guard index < names.count else { return nil }
+        var best: ActiveNotice?
+        for active in notices where active.until > t && active.notice.covers(names[index]) {
+            if let b = best, (b.notice.priority, b.sequence) > (active.notice.priority, active.sequence) { continue }
+            best = active
+        }
+        return best
+    }
+
+    /// The looks colour notifications are drawn with, for `Renderer.extraLooks`: a paint's look
+    /// index past the config's looks points here.
+    public var noticeLooks: [Look] {
+        var seen: [String] = []
+        var out: [Look] = []
+        for active in notices {
+            guard let look = active.notice.colorLook, !seen.contains(look.name) else { continue }
+            seen.append(look.name)
+            out.append(look)
+        }
+        return out
+    }
+
+    /// Each ring's look at `t` with notifications over it: what the renderer draws.
+    public func paints(at t: Double) -> [RingPaint] {
+        let extras = noticeLooks
+        return names.indices.map { i in
+            guard let active = notice(for: i, at: t) else {
+                return RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
+            }
+            if let look = active.notice.look {
+                let chosen = look == "default" ? (i < rings.count ? rings[i].look : nil) : look
+                return RingPaint(look: chosen.flatMap { name in looks.firstIndex { $0.name == name } }, since: active.since)
+            }
+            let name = active.notice.colorLook?.name
+            return RingPaint(look: extras.firstIndex { $0.name == name }.map { looks.count + $0 }, since: active.since)
+        }
+    }
+
+    /// What each ring shows at `t` given what its state shows (`base`, from `Renderer.values`):
+    /// a notification's value replaces it while the notification lasts.
+    public func values(_ base: [RingValue], at t: Double) -> [RingValue] {
+        base.enumerated().map { i, value in
+            notice(for: i, at: t)?.notice.value.map { RingValue.progress($0) } ?? value
+        }
+    }
+
+    /// Removes notifications that ended by `t`; whether any did (draw a frame, save the state).
+    public mutating func expire(at t: Double) -> Bool {
+        let before = notices.count
+        notices.removeAll { $0.until <= t }
+        return notices.count != before
+    }
+
+    /// When the next notification ends: a deadline for the daemon's schedule (no polling).
+    public var nextNoticeEnd: Double? { notices.map(\.until).min() }
 
     /// Applies `request` at time `t`; `status` is asked only for a status request.
     public mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
@@ -97,6 +158,13 @@ public struct Controller: Sendable {
                 let laps = i < rings.count ? rings[i].laps(update.value, percent: update.percent) : update.value
                 states[i].set(laps, at: t, duration: duration, curve: curve)
             }
+        case .notify(let notice):
+            // A later one of equal priority over the same rings replaces the earlier.
+            notices.removeAll { $0.notice.priority == notice.priority && Set($0.notice.rings) == Set(notice.rings) }
+            noticeCount += 1
+            notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
+        case .clearNotices:
+            notices = []
         case .look(let ringNames, let name):
             for ring in ringNames {
                 let i = try Request.index(of: ring, in: names)
@@ -148,11 +216,29 @@ public struct Controller: Sendable {
             // A look without an effect (or a finished flash) asks for no more frames.
             guard let name = look(of: i), let look = looks.first(where: { $0.name == name }) else { return false }
             return look.effect.isAnimating(at: t - lookSince[i])
+        } || names.indices.contains { i in
+            guard let active = notice(for: i, at: t) else { return false }
+            let effect = active.notice.color != nil ? active.notice.effect
+                : looks.first { $0.name == active.notice.look }?.effect ?? .none
+            return effect.isAnimating(at: t - active.since)
         }
     }
 
-    /// What survives a restart: targets, spinners and brightness.
-    public var saved: SavedState {
+    /// What survives a restart: targets, spinners, brightness, looks (notifications are saved
+    /// by `saved(wallOffset:)`, which knows the wall clock).
+    public var saved: SavedState { saved(wallOffset: nil) }
+
+    /// What survives a restart, with each notification's end on the wall clock: `wallOffset` is
+    /// wall-clock time minus this controller's (monotonic) time now; nil leaves notifications out.
+    public func saved(wallOffset: Double?) -> SavedState {
+        var state = savedValues
+        if let wallOffset {
+            state.notices = notices.map { SavedState.SavedNotice(notice: $0.notice, until: $0.until + wallOffset) }
+        }
+        return state
+    }
+
+    private var savedValues: SavedState {
         var values: [String: Double] = [:]
         var spinning: [String] = []
         for (name, state) in zip(names, states) {
@@ -166,7 +252,16 @@ public struct Controller: Sendable {
     }
 
     /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
-    public mutating func restore(_ saved: SavedState, at t: Double) {
+    /// Notifications come back with the time they had left (`wallOffset`: wall-clock time minus
+    /// `t` now); ended ones, and ones naming rings or looks this config lacks, are dropped.
+    public mutating func restore(_ saved: SavedState, at t: Double, wallOffset: Double? = nil) {
+        if let wallOffset {
+            for s in saved.notices where s.until - wallOffset > t {
+                guard (try? Request.checkedNotice(s.notice, rings: names, looks: looks.map(\.name))) != nil else { continue }
+                noticeCount += 1
+                notices.append(ActiveNotice(notice: s.notice, since: t, until: s.until - wallOffset, sequence: noticeCount))
+            }
+        }
         for (i, name) in names.enumerated() {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
             if saved.spinning.contains(name) { states[i].spin(at: t) }

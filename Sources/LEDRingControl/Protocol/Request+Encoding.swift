@@ -24,6 +24,8 @@ extension Request {
         case .brightness(let value): return .object([("verb", .string("brightness")), ("value", .number(value))])
         case .status: return .object([("verb", .string("status"))])
         case .power(let on): return .object([("verb", .string("power")), ("on", .bool(on))])
+        case .notify(let notice): return Request.noticeJSON(notice)
+        case .clearNotices: return .object([("verb", .string("notify")), ("clear", .bool(true))])
         case .look(let rings, let name): return .object([("verb", .string("look")), ("rings", list(rings)), ("look", .string(name))])
         }
     }

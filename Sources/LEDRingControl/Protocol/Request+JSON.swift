@@ -12,6 +12,7 @@ extension Request {
         "status": ["verb"],
         "power": ["verb", "on"],
         "look": ["verb", "rings", "look"],
+        "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear"],
     ]
 
     /// `{"verb":"set","rings":{"move":0.8},"duration":1.5,"curve":"easeInOut"}`,
@@ -42,6 +43,7 @@ extension Request {
             guard case .string(let text) = value else { throw RequestError("curve \(value.shown): must be a string like \"spring\"") }
             curve = try Request.curve(text)
         }
+        if verb == "notify" { return try parseNotifyJSON(members) }
         switch verb {
         case "set":
             guard case .object(let rings)? = members["rings"], !rings.isEmpty else {

@@ -66,6 +66,8 @@ extension Request {
             case "off": return .power(false)
             default: throw RequestError("power: give on or off, e.g. power off")
             }
+        case "notify":
+            return try Request.parseNotify(rest, json: false)
         case "look":
             guard rest.count >= 2 else { throw RequestError("look: give the ring(s) and a look, e.g. look build failed (default: the config's)") }
             return .look(rings: Array(rest.dropLast()), name: rest[rest.count - 1])

@@ -32,6 +32,10 @@ extension Request {
             for ring in rings { _ = try Request.index(of: ring, in: names) }
         case .brightness(let value):
             _ = try Request.checkedBrightness(value)
+        case .notify(let notice):
+            try Request.checkedNotice(notice, rings: names, looks: looks)
+        case .clearNotices:
+            break
         case .look(let rings, let name):
             for ring in rings { _ = try Request.index(of: ring, in: names) }
             _ = try Request.checkedLook(name, in: looks)
@@ -65,6 +69,33 @@ extension Request {
             throw RequestError("\(Request.shown(ring)) \(Request.shown(shown ?? Request.shown(value))): must be a finite number: laps (0.8), a percentage (80%) or the ring's own units when it has a range")
         }
         return value
+    }
+
+    /// A notification whose rings and look exist, with one of a look and a colour, a value in
+    /// 0…100 laps, a duration above 0 and at most a day, a priority in -100…100.
+    public static func checkedNotice(_ notice: Notice, rings names: [String], looks: [String]) throws(RequestError) {
+        for ring in notice.rings { _ = try index(of: ring, in: names) }
+        switch (notice.look, notice.color) {
+        case (let look?, nil): _ = try checkedLook(look, in: looks)
+        case (nil, _?): break
+        default: throw RequestError("notify: give a look or a colour (not both), e.g. notify build look failed for 30s or notify color #ff2020 effect pulse for 1m")
+        }
+        if let value = notice.value { _ = try checkedValue(value, ring: "value") }
+        guard notice.duration > 0 else {
+            throw RequestError("notify: for \(DurationText.format(notice.duration)): must be longer than 0, e.g. for 30s")
+        }
+        _ = try checkedDuration(notice.duration, shown: DurationText.format(notice.duration), limit: Notice.maxDuration, name: "for")
+        guard Notice.priorities.contains(notice.priority) else {
+            throw RequestError("priority \(notice.priority): must be -100…100 (higher wins), e.g. priority 10")
+        }
+    }
+
+    /// A colour written `#rrggbb`.
+    public static func color(_ text: String) throws(RequestError) -> RGB8 {
+        guard text.hasPrefix("#"), let color = RGB8(hex: text) else {
+            throw RequestError("color \"\(Request.shown(text))\": must be \"#rrggbb\", e.g. #ff2020")
+        }
+        return color
     }
 
     /// Names every look request may use besides the config's: the ring's own look, and none.

@@ -23,6 +23,10 @@ public enum Request: Equatable, Sendable {
     /// Switches rings to a named look from the config (`default`: the ring's own from the
     /// config; `none`: no look at all).
     case look(rings: [String], name: String)
+    /// Shows a notification over rings until it expires (`notify --clear`: `clearNotices`).
+    case notify(Notice)
+    /// Ends every notification at once.
+    case clearNotices
 
     /// A ring's new value.
     public struct RingValueUpdate: Equatable, Sendable {
@@ -49,7 +53,7 @@ public enum Request: Equatable, Sendable {
     /// How long `reset` takes when no duration is given.
     public static let defaultResetDuration = 1.0
     /// The verbs, for messages.
-    public static let verbs = "set, get, reset, spin, stop, brightness, power, look, status"
+    public static let verbs = "set, get, reset, spin, stop, brightness, power, look, notify, status"
 
     /// Parses one line: a JSON object when it starts with `{`, else the text form
     /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).

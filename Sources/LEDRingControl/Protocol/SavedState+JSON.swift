@@ -12,6 +12,12 @@ extension SavedState {
         if !looks.isEmpty {
             members.append(("looks", .object(looks.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })))
         }
+        if !notices.isEmpty {
+            members.append(("notices", .array(notices.map { saved in
+                guard case .object(let pairs) = Request.noticeJSON(saved.notice) else { return JSONValue.null }
+                return JSONValue.object(pairs.pairs.filter { $0.key != "verb" }.map { ($0.key, $0.value) } + [("until", .number(saved.until))])
+            })))
+        }
         return .object(members)
     }
 
@@ -60,5 +66,19 @@ extension SavedState {
         case let other?: throw JSONProblem(path: "looks", message: "must be an object of ring names and looks, got \(other.shown)")
         }
         self.init(rings: rings, spinning: spinning, brightness: brightness, looks: looks)
+        if case .array(let items)? = members["notices"] {
+            for (i, item) in items.enumerated() {
+                guard case .object(let m) = item, case .number(let until)? = m["until"] else {
+                    throw JSONProblem(path: "notices[\(i)]", message: "must be a notification with \"until\"")
+                }
+                do throws(RequestError) {
+                    if case .notify(let notice) = try Request.parseNotifyJSON(m) {
+                        notices.append(SavedNotice(notice: notice, until: until))
+                    }
+                } catch {
+                    throw JSONProblem(path: "notices[\(i)]", message: error.message)
+                }
+            }
+        }
     }
 }

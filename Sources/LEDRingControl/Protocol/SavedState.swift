@@ -8,6 +8,23 @@ public struct SavedState: Equatable, Sendable {
     public var brightness: Double?
     /// Looks chosen at run time, by ring name.
     public var looks: [String: String]
+    /// Notifications still showing, each with its end on the wall clock (`CLOCK_REALTIME`
+    /// seconds): the monotonic clock restarts with the machine, the wall clock carries across.
+    public var notices: [SavedNotice] = []
+
+    /// A notification in the state file.
+    public struct SavedNotice: Equatable, Sendable {
+        /// What was asked.
+        public var notice: Notice
+        /// When it ends, wall-clock seconds since 1970.
+        public var until: Double
+
+        /// A saved notification.
+        public init(notice: Notice, until: Double) {
+            self.notice = notice
+            self.until = until
+        }
+    }
 
     /// Saved values.
     public init(rings: [String: Double], spinning: [String], brightness: Double?, looks: [String: String] = [:]) {
