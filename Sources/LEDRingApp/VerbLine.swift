@@ -3,7 +3,7 @@ import LEDRingControl
 /// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
 enum VerbLine {
     /// Every verb, in the order `--help` lists them.
-    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "look", "notify",
+    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "look", "notify", "timer",
                         "boards", "doctor", "check-config", "help"]
     /// Options that may come before the verb, and whether each takes a value.
     static let globalOptions: [String: Bool] = ["--socket": true, "--config": true, "--state": true, "--json": false]
@@ -76,6 +76,14 @@ enum VerbLine {
             return "usage: ledring spin RING… [--socket PATH] [--json]\nShows the indeterminate spinner on each RING until `ledring stop` or a new value.\n"
         case "stop":
             return "usage: ledring stop [RING…] [--socket PATH] [--json]\nStops the spinner on each RING (all rings when none is named).\n"
+        case "timer":
+            return """
+            usage: ledring timer RING DURATION [--up] [--then LOOK] [--socket PATH] [--json]
+                   ledring timer RING pause|resume|cancel
+            The ring drains over DURATION (25m, 1h30m) in real time, or fills with --up; at the end it
+            switches to LOOK. A restart or reload does not disturb it; `ledring get` shows the time left.
+
+            """
         case "notify":
             return """
             usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V]

@@ -57,6 +57,8 @@ enum ClientCommand {
                 // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
                 noticeWords += [String(name.dropFirst(2)), try value()]
             case "--clear" where verb == "notify": noticeWords.append("clear")
+            case "--up" where verb == "timer": noticeWords.append("up")
+            case "--then" where verb == "timer": noticeWords += ["then", try value()]
             default:
                 if name.hasPrefix("--") { throw .usage("\(verb): unknown option \"\(name)\"; \(usage(verb))") }
                 words.append(name)
@@ -109,6 +111,9 @@ enum ClientCommand {
                 let all = words + noticeWords
                 request = try checked { () throws(RequestError) in try Request.parseNotify(all, json: false) }
             }
+        case "timer":
+            let all = words + noticeWords
+            request = try checked { () throws(RequestError) in try Request.parseTimer(all) }
         case "look":
             guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
             request = .look(rings: Array(words.dropLast()), name: words[words.count - 1])
@@ -137,6 +142,7 @@ enum ClientCommand {
         case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
         case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
+        case "timer": return "usage: ledring timer RING DURATION [--up] [--then LOOK] | ledring timer RING pause|resume|cancel"
         case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] | notify --clear"
         case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default or none)"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"

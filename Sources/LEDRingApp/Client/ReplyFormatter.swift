@@ -15,8 +15,11 @@ enum ReplyFormatter {
                 var name = "?"
                 if case .string(let text)? = ring["name"] { name = text }
                 let target = percent(ring["target"])
-                rows.append((name, ring["spinning"] == .bool(true)
-                    ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"))
+                var row = ring["spinning"] == .bool(true)
+                    ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"
+                if case .string(let look)? = ring["look"] { row += " look \(look)" }
+                if case .number(let left)? = ring["timerLeft"] { row += " timer \(DurationText.format(left.rounded(.up))) left" }
+                rows.append((name, row))
             }
             let width = rows.map(\.0.count).max() ?? 0
             var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + " " + $0.1 + "\n" }.joined()

@@ -29,6 +29,8 @@ public struct Controller: Sendable {
     public private(set) var lookSince: [Double]
     /// Notifications not yet expired (or not yet removed by `expire(at:)`), oldest first.
     public private(set) var notices: [ActiveNotice] = []
+    /// Each ring's timer, if it has one.
+    public private(set) var timers: [RingTimer?]
     private var noticeCount = 0
 
     /// What applying a request did.
@@ -52,6 +54,7 @@ public struct Controller: Sendable {
         self.brightness = brightness
         self.lookChoices = Array(repeating: nil, count: names.count)
         self.lookSince = Array(repeating: 0, count: names.count)
+        self.timers = Array(repeating: nil, count: names.count)
     }
 
     /// The rings of `layout`, all at 0, with their ranges and looks.
@@ -125,19 +128,33 @@ public struct Controller: Sendable {
     /// a notification's value replaces it while the notification lasts.
     public func values(_ base: [RingValue], at t: Double) -> [RingValue] {
         base.enumerated().map { i, value in
-            notice(for: i, at: t)?.notice.value.map { RingValue.progress($0) } ?? value
+            let own = i < timers.count ? timers[i].map { RingValue.progress($0.value(at: t)) } ?? value : value
+            return notice(for: i, at: t)?.notice.value.map { RingValue.progress($0) } ?? own
         }
     }
 
     /// Removes notifications that ended by `t`; whether any did (draw a frame, save the state).
+    /// A timer that ran out leaves the ring at its end value (empty, or full with `up`) and
+    /// switches it to its `then` look.
     public mutating func expire(at t: Double) -> Bool {
         let before = notices.count
         notices.removeAll { $0.until <= t }
-        return notices.count != before
+        var changed = notices.count != before
+        for i in timers.indices {
+            guard let timer = timers[i], let end = timer.end, end <= t else { continue }
+            states[i].set(timer.up ? 1 : 0, at: end)
+            if let then = timer.then {
+                lookChoices[i] = then == "default" ? nil : then
+                lookSince[i] = end
+            }
+            timers[i] = nil
+            changed = true
+        }
+        return changed
     }
 
-    /// When the next notification ends: a deadline for the daemon's schedule (no polling).
-    public var nextNoticeEnd: Double? { notices.map(\.until).min() }
+    /// When the next notification or timer ends: a deadline for the daemon's schedule (no polling).
+    public var nextNoticeEnd: Double? { (notices.map(\.until) + timers.compactMap { $0?.end }).min() }
 
     /// Applies `request` at time `t`; `status` is asked only for a status request.
     public mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
@@ -165,6 +182,22 @@ public struct Controller: Sendable {
             notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
         case .clearNotices:
             notices = []
+        case .timer(let ring, let action):
+            let i = try Request.index(of: ring, in: names)
+            switch action {
+            case .start(let duration, let up, let then):
+                timers[i] = RingTimer(start: t, duration: duration, up: up, then: then)
+            case .pause:
+                guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to pause; start one with timer \(ring) 25m") }
+                if timer.pausedAt == nil { timer.pausedAt = t }
+                timers[i] = timer
+            case .resume:
+                guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to resume; start one with timer \(ring) 25m") }
+                if let paused = timer.pausedAt { timer.start += t - paused; timer.pausedAt = nil }
+                timers[i] = timer
+            case .cancel:
+                timers[i] = nil
+            }
         case .look(let ringNames, let name):
             for ring in ringNames {
                 let i = try Request.index(of: ring, in: names)
@@ -206,6 +239,8 @@ public struct Controller: Sendable {
         }.enumerated().map { i, report in
             var report = report
             report.look = look(of: i)
+            report.timerLeft = timers[i].map { $0.remaining(at: t) }
+            if let timer = timers[i] { report.shown = timer.value(at: t) }
             return report
         }, brightness: brightness)
     }
@@ -216,7 +251,7 @@ public struct Controller: Sendable {
             // A look without an effect (or a finished flash) asks for no more frames.
             guard let name = look(of: i), let look = looks.first(where: { $0.name == name }) else { return false }
             return look.effect.isAnimating(at: t - lookSince[i])
-        } || names.indices.contains { i in
+        } || timers.contains { $0?.end.map { t < $0 } ?? false } || names.indices.contains { i in
             guard let active = notice(for: i, at: t) else { return false }
             let effect = active.notice.color != nil ? active.notice.effect
                 : looks.first { $0.name == active.notice.look }?.effect ?? .none
@@ -234,6 +269,13 @@ public struct Controller: Sendable {
         var state = savedValues
         if let wallOffset {
             state.notices = notices.map { SavedState.SavedNotice(notice: $0.notice, until: $0.until + wallOffset) }
+            for (i, name) in names.enumerated() {
+                guard var timer = timers[i] else { continue }
+                // Wall-clock start; a paused one keeps how far it got instead.
+                timer.start += wallOffset
+                if let paused = timer.pausedAt { timer.pausedAt = paused + wallOffset }
+                state.timers[name] = timer
+            }
         }
         return state
     }
@@ -256,6 +298,17 @@ public struct Controller: Sendable {
     /// `t` now); ended ones, and ones naming rings or looks this config lacks, are dropped.
     public mutating func restore(_ saved: SavedState, at t: Double, wallOffset: Double? = nil) {
         if let wallOffset {
+            for (i, name) in names.enumerated() {
+                guard var timer = saved.timers[name] else { continue }
+                timer.start -= wallOffset
+                if let paused = timer.pausedAt {
+                    // Paused: as far as it got, paused now.
+                    timer.start = t - (paused - wallOffset - timer.start)
+                    timer.pausedAt = t
+                }
+                if let then = timer.then, !(Request.builtInLooks.contains(then) || looks.contains { $0.name == then }) { timer.then = nil }
+                timers[i] = timer
+            }
             for s in saved.notices where s.until - wallOffset > t {
                 guard (try? Request.checkedNotice(s.notice, rings: names, looks: looks.map(\.name))) != nil else { continue }
                 noticeCount += 1
@@ -296,6 +349,16 @@ public struct Controller: Sendable {
         var next = carried(to: layout.rings.map(\.name), brightness: newBrightness)
         next.rings = layout.rings
         next.looks = layout.looks
+        // Timers and notifications run on; ones naming rings or looks the new config lacks end.
+        let lookNames = layout.looks.map(\.name)
+        next.notices = notices.filter { (try? Request.checkedNotice($0.notice, rings: next.names, looks: lookNames)) != nil }
+        next.noticeCount = noticeCount
+        for (i, name) in next.names.enumerated() {
+            if let old = names.firstIndex(of: name), var timer = timers[old] {
+                if let then = timer.then, !(Request.builtInLooks.contains(then) || lookNames.contains(then)) { timer.then = nil }
+                next.timers[i] = timer
+            }
+        }
         for (i, name) in next.names.enumerated() {
             guard let old = names.firstIndex(of: name), let look = lookChoices[old] else { continue }
             if Request.builtInLooks.contains(look) || layout.looks.contains(where: { $0.name == look }) {

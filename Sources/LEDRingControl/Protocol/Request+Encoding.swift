@@ -25,6 +25,7 @@ extension Request {
         case .status: return .object([("verb", .string("status"))])
         case .power(let on): return .object([("verb", .string("power")), ("on", .bool(on))])
         case .notify(let notice): return Request.noticeJSON(notice)
+        case .timer(let ring, let action): return Request.timerJSON(ring: ring, action)
         case .clearNotices: return .object([("verb", .string("notify")), ("clear", .bool(true))])
         case .look(let rings, let name): return .object([("verb", .string("look")), ("rings", list(rings)), ("look", .string(name))])
         }

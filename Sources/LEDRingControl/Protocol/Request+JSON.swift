@@ -12,6 +12,7 @@ extension Request {
         "status": ["verb"],
         "power": ["verb", "on"],
         "look": ["verb", "rings", "look"],
+        "timer": ["verb", "ring", "duration", "up", "then", "action"],
         "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear"],
     ]
 
@@ -37,13 +38,14 @@ extension Request {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw RequestError("\(verb): unknown key \"\(unknown)\"; a \(verb) request has \(known.joined(separator: ", "))")
         }
+        if verb == "notify" { return try parseNotifyJSON(members) }
+        if verb == "timer" { return try parseTimerJSON(members) }
         let duration = try members["duration"].map { (d) throws(RequestError) in try Request.duration(d) }
         var curve = Curve.easeInOut
         if let value = members["curve"] {
             guard case .string(let text) = value else { throw RequestError("curve \(value.shown): must be a string like \"spring\"") }
             curve = try Request.curve(text)
         }
-        if verb == "notify" { return try parseNotifyJSON(members) }
         switch verb {
         case "set":
             guard case .object(let rings)? = members["rings"], !rings.isEmpty else {

@@ -91,6 +91,67 @@ extension Request {
         return .notify(notice)
     }
 
+    /// `timer RING DURATION [up] [then LOOK]`, `timer RING pause|resume|cancel`.
+    public static func parseTimer(_ words: [String]) throws(RequestError) -> Request {
+        let usage = "use timer RING DURATION [up] [then LOOK] or timer RING pause|resume|cancel, e.g. timer focus 25m then done"
+        guard words.count >= 2 else { throw RequestError("timer: give a ring and a duration; \(usage)") }
+        let ring = words[0]
+        switch words[1] {
+        case "pause": return .timer(ring: ring, .pause)
+        case "resume": return .timer(ring: ring, .resume)
+        case "cancel": return .timer(ring: ring, .cancel)
+        default: break
+        }
+        let duration = try Request.duration(words[1], limit: RingTimer.maxDuration, name: "timer")
+        var up = false
+        var then: String?
+        var i = 2
+        while i < words.count {
+            switch words[i] {
+            case "up": up = true
+            case "then" where i + 1 < words.count: i += 1; then = words[i]
+            default: throw RequestError("timer: unknown word \"\(Request.shown(words[i]))\"; \(usage)")
+            }
+            i += 1
+        }
+        return .timer(ring: ring, .start(duration: duration, up: up, then: then))
+    }
+
+    /// `{"verb":"timer","ring":"focus","duration":"25m","up":false,"then":"done"}` or
+    /// `{"verb":"timer","ring":"focus","action":"pause"}`.
+    static func parseTimerJSON(_ members: JSONMembers) throws(RequestError) -> Request {
+        guard case .string(let ring)? = members["ring"] else { throw RequestError("timer: give \"ring\", e.g. {\"verb\":\"timer\",\"ring\":\"focus\",\"duration\":\"25m\"}") }
+        if case .string(let action)? = members["action"], action != "start" {
+            switch action {
+            case "pause": return .timer(ring: ring, .pause)
+            case "resume": return .timer(ring: ring, .resume)
+            case "cancel": return .timer(ring: ring, .cancel)
+            default: throw RequestError("timer: action \"\(Request.shown(action))\": use start, pause, resume or cancel")
+            }
+        }
+        guard let d = members["duration"] else { throw RequestError("timer: give \"duration\", e.g. \"25m\"") }
+        let duration = try Request.duration(d, limit: RingTimer.maxDuration, name: "timer")
+        var then: String?
+        if let t = members["then"] {
+            guard case .string(let name) = t else { throw RequestError("timer: \"then\" must be a look name, got \(t.shown)") }
+            then = name
+        }
+        return .timer(ring: ring, .start(duration: duration, up: members["up"] == .bool(true), then: then))
+    }
+
+    /// A timer request as JSON.
+    static func timerJSON(ring: String, _ action: TimerAction) -> JSONValue {
+        switch action {
+        case .start(let duration, let up, let then):
+            var members: [(String, JSONValue)] = [("verb", .string("timer")), ("ring", .string(ring)), ("duration", .number(duration)), ("up", .bool(up))]
+            if let then { members.append(("then", .string(then))) }
+            return .object(members)
+        case .pause: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("pause"))])
+        case .resume: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("resume"))])
+        case .cancel: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("cancel"))])
+        }
+    }
+
     /// A notification as the JSON the socket takes.
     static func noticeJSON(_ notice: Notice) -> JSONValue {
         var members: [(String, JSONValue)] = [("verb", .string("notify"))]

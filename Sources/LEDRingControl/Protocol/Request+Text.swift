@@ -68,6 +68,8 @@ extension Request {
             }
         case "notify":
             return try Request.parseNotify(rest, json: false)
+        case "timer":
+            return try Request.parseTimer(rest)
         case "look":
             guard rest.count >= 2 else { throw RequestError("look: give the ring(s) and a look, e.g. look build failed (default: the config's)") }
             return .look(rings: Array(rest.dropLast()), name: rest[rest.count - 1])

@@ -27,6 +27,8 @@ public enum Request: Equatable, Sendable {
     case notify(Notice)
     /// Ends every notification at once.
     case clearNotices
+    /// Starts, pauses, resumes or cancels a ring's timer.
+    case timer(ring: String, TimerAction)
 
     /// A ring's new value.
     public struct RingValueUpdate: Equatable, Sendable {
@@ -53,7 +55,7 @@ public enum Request: Equatable, Sendable {
     /// How long `reset` takes when no duration is given.
     public static let defaultResetDuration = 1.0
     /// The verbs, for messages.
-    public static let verbs = "set, get, reset, spin, stop, brightness, power, look, notify, status"
+    public static let verbs = "set, get, reset, spin, stop, brightness, power, look, notify, timer, status"
 
     /// Parses one line: a JSON object when it starts with `{`, else the text form
     /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).

@@ -12,6 +12,14 @@ extension SavedState {
         if !looks.isEmpty {
             members.append(("looks", .object(looks.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })))
         }
+        if !timers.isEmpty {
+            members.append(("timers", .object(timers.sorted { $0.key < $1.key }.map { name, timer in
+                var m: [(String, JSONValue)] = [("start", .number(timer.start)), ("duration", .number(timer.duration)), ("up", .bool(timer.up))]
+                if let paused = timer.pausedAt { m.append(("pausedAt", .number(paused))) }
+                if let then = timer.then { m.append(("then", .string(then))) }
+                return (name, JSONValue.object(m))
+            })))
+        }
         if !notices.isEmpty {
             members.append(("notices", .array(notices.map { saved in
                 guard case .object(let pairs) = Request.noticeJSON(saved.notice) else { return JSONValue.null }
@@ -66,6 +74,19 @@ extension SavedState {
         case let other?: throw JSONProblem(path: "looks", message: "must be an object of ring names and looks, got \(other.shown)")
         }
         self.init(rings: rings, spinning: spinning, brightness: brightness, looks: looks)
+        if case .object(let items)? = members["timers"] {
+            for member in items.pairs {
+                guard case .object(let m) = member.value, case .number(let start)? = m["start"], case .number(let duration)? = m["duration"],
+                      duration > 0, duration <= RingTimer.maxDuration else {
+                    throw JSONProblem(path: "timers.\(member.key)", message: "must be a timer with start and duration")
+                }
+                var paused: Double?
+                if case .number(let p)? = m["pausedAt"] { paused = p }
+                var then: String?
+                if case .string(let name)? = m["then"] { then = name }
+                timers[member.key] = RingTimer(start: start, duration: duration, up: m["up"] == .bool(true), pausedAt: paused, then: then)
+            }
+        }
         if case .array(let items)? = members["notices"] {
             for (i, item) in items.enumerated() {
                 guard case .object(let m) = item, case .number(let until)? = m["until"] else {

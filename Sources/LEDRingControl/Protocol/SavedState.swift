@@ -11,6 +11,8 @@ public struct SavedState: Equatable, Sendable {
     /// Notifications still showing, each with its end on the wall clock (`CLOCK_REALTIME`
     /// seconds): the monotonic clock restarts with the machine, the wall clock carries across.
     public var notices: [SavedNotice] = []
+    /// Timers by ring name, their times on the wall clock.
+    public var timers: [String: RingTimer] = [:]
 
     /// A notification in the state file.
     public struct SavedNotice: Equatable, Sendable {
