@@ -75,4 +75,23 @@ import Testing
             !(((try? String(contentsOfFile: second.state, encoding: .utf8)) ?? "").contains("\"notices\""))
         })
     }
+
+    @Test func aTimerKeepsItsTimeAcrossKillDashNineAndEndsInItsLook() throws {
+        let first = try LookTests.start()
+        #expect(try first.client(["timer", "move", "6s", "--then", "passed"]).status == 0)
+        #expect(first.waitUntil { ((try? String(contentsOfFile: first.state, encoding: .utf8)) ?? "").contains("\"timers\"") })
+        usleep(2_000_000)
+        first.send(SIGKILL)
+        _ = first.waitForExit()
+        let second = try LookTests.start(directory: first.directory)
+        defer { second.cleanUp() }
+        let reply = try second.client(["get", "--json"]).stdout
+        let left = try #require((try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
+            .flatMap { ($0["rings"] as? [[String: Any]])?.first?["timerLeft"] as? Double }, "\(reply)")
+        #expect(left > 1 && left < 4.2, "\(left) s left after 2 s of a 6 s timer and a restart")
+        #expect(try second.rings()["move"].map { abs($0.shown - left / 6) < 0.1 } == true)
+        // At the end: empty and in the look, with no more frames.
+        #expect(second.waitUntil(timeout: 8) { (try? second.client(["get", "--json"]).stdout.contains(#""look":"passed""#)) == true })
+        #expect(!(try second.client(["get", "--json"]).stdout.contains("timerLeft")))
+    }
 }
