@@ -176,7 +176,7 @@ extension Daemon {
         config = next
         needsFrame = true
         stateDirty = true
-        network.remote.updateNames(next.layout.rings.map(\.name))
+        network.remote.updateRings(next.layout)
         network.reload(http: next.http, mqtt: next.mqtt, ringsChanged: ringsChanged)
         publishSnapshot(at: now)
         Log.info("reloaded \(path): rings \(next.layout.rings.map(\.name).joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")

@@ -132,6 +132,7 @@ final class Daemon {
         do {
             network = NetworkFrontEnds(remote: try DaemonRemote(
                 names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true), system: system))
+            network.remote.updateRings(config.layout)
             server = try ClientServer(listeningOn: socketPath, mode: config.socket.mode, system: system)
         } catch {
             output.close()

@@ -9,7 +9,7 @@ extension RingSnapshot {
         let colours = RingSnapshot.ledColors(of: lit, layout: layout)
         var rings: [Ring] = []
         for (index, (name, state)) in zip(controller.names, controller.states).enumerated() {
-            rings.append(Ring(name: name, value: state.shown(at: t), target: state.target,
+            rings.append(Ring(name: name, value: controller.shownValue(of: index, at: t), target: state.target,
                               spinning: state.spinningSince != nil,
                               leds: index < colours.count ? colours[index] : []))
         }

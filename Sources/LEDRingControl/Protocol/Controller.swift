@@ -133,6 +133,13 @@ public struct Controller: Sendable {
         }
     }
 
+    /// The value ring `index` shows at `t`: a notification's, else its timer's, else its own.
+    public func shownValue(of index: Int, at t: Double) -> Double {
+        if let value = notice(for: index, at: t)?.notice.value { return value }
+        if let timer = timers[index] { return timer.value(at: t) }
+        return states[index].shown(at: t)
+    }
+
     /// Removes notifications that ended by `t`; whether any did (draw a frame, save the state).
     /// A timer that ran out leaves the ring at its end value (empty, or full with `up`) and
     /// switches it to its `then` look.
@@ -240,7 +247,7 @@ public struct Controller: Sendable {
             var report = report
             report.look = look(of: i)
             report.timerLeft = timers[i].map { $0.remaining(at: t) }
-            if let timer = timers[i] { report.shown = timer.value(at: t) }
+            report.shown = shownValue(of: i, at: t)
             return report
         }, brightness: brightness)
     }

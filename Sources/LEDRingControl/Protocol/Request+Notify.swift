@@ -57,7 +57,7 @@ extension Request {
 
     /// `{"verb":"notify","rings":["build"],"look":"failed","value":1,"for":"30s","priority":5}`,
     /// `{"verb":"notify","color":"#ff2020","effect":"pulse","for":60}`, `{"verb":"notify","clear":true}`.
-    static func parseNotifyJSON(_ members: JSONMembers) throws(RequestError) -> Request {
+    public static func parseNotifyJSON(_ members: JSONMembers) throws(RequestError) -> Request {
         if case .bool(true)? = members["clear"] { return .clearNotices }
         var notice = Notice(duration: 0)
         switch members["rings"] {
@@ -119,7 +119,7 @@ extension Request {
 
     /// `{"verb":"timer","ring":"focus","duration":"25m","up":false,"then":"done"}` or
     /// `{"verb":"timer","ring":"focus","action":"pause"}`.
-    static func parseTimerJSON(_ members: JSONMembers) throws(RequestError) -> Request {
+    public static func parseTimerJSON(_ members: JSONMembers) throws(RequestError) -> Request {
         guard case .string(let ring)? = members["ring"] else { throw RequestError("timer: give \"ring\", e.g. {\"verb\":\"timer\",\"ring\":\"focus\",\"duration\":\"25m\"}") }
         if case .string(let action)? = members["action"], action != "start" {
             switch action {
