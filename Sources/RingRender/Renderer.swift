@@ -123,7 +123,7 @@ public struct Renderer: Sendable {
     /// Sets the looks made at run time (`RingPaint.look` indices past the layout's looks); builds
     /// their gradients only when the names differ from the last call.
     public mutating func setExtraLooks(_ looks: [Look]) {
-        guard looks.map(\.name) != extraLooks.map(\.name) else { return }
+        guard looks.map({ $0.name }) != extraLooks.map({ $0.name }) else { return }
         extraLooks = looks
         extraMappers = layout.rings.map { ring in
             looks.map { look in
