@@ -90,6 +90,8 @@ import Testing
             .flatMap { ($0["rings"] as? [[String: Any]])?.first?["timerLeft"] as? Double }, "\(reply)")
         #expect(left > 1 && left < 4.2, "\(left) s left after 2 s of a 6 s timer and a restart")
         #expect(try second.rings()["move"].map { abs($0.shown - left / 6) < 0.1 } == true)
+        #expect(try second.client(["status", "--json"]).stdout.contains(#""timers":{"move":"#))
+        #expect(try second.client(["status"]).stdout.contains("timers: move "))
         // At the end: empty and in the look, with no more frames.
         #expect(second.waitUntil(timeout: 8) { (try? second.client(["get", "--json"]).stdout.contains(#""look":"passed""#)) == true })
         #expect(!(try second.client(["get", "--json"]).stdout.contains("timerLeft")))

@@ -195,6 +195,9 @@ final class Daemon {
                      maxMilliamps: Int(renderer.limiter.maxMilliamps), limitScale: Double(renderer.scale),
                      dithering: schedule.ditherRefreshing, animating: controller.isAnimating(at: now),
                      clients: server.clients.count, uptime: now - started, config: options.configPath,
-                     http: network.httpAddress, mqttConnected: network.mqttConnected)
+                     http: network.httpAddress, mqttConnected: network.mqttConnected,
+                     timersLeft: zip(controller.names, controller.timers).compactMap { name, timer in
+                         timer.map { (name, $0.remaining(at: now)) }
+                     })
     }
 }
