@@ -61,4 +61,21 @@ import Testing
             try DiscoveryCheck.validate(message.topic, message.payload, base: "ledring/desk")
         }
     }
+
+    @Test func looksAreASelectPerRingAndTheStateSaysWhichShows() throws {
+        let messages = MQTTDiscovery.messages(settings: settings, rings: ["build"], looks: ["failed", "passed"])
+        let select = try #require(messages.first { $0.topic == "homeassistant/select/desk_build_look/config" })
+        let text = select.payload
+        #expect(text.contains(#""command_topic":"ledring/desk/build/look""#))
+        #expect(text.contains(#""options":["default","none","failed","passed"]"#))
+        #expect(text.contains(#""value_template":"{{ value_json.look }}""#))
+        var snapshot = RingSnapshot(rings: [.init(name: "build", value: 1, target: 1, spinning: false, leds: [])], brightness: 1, power: true)
+        snapshot.looks = ["failed", "passed"]
+        snapshot.rings[0].look = "failed"
+        let state = MQTTTopics(settings: settings).stateMessages(snapshot, retain: true)[0]
+        #expect(state.payload.contains(#""look":"failed""#))
+        // A selected option comes back as a look request on the command topic.
+        #expect(try MQTTTopics(settings: settings).requests(topic: "ledring/desk/build/look", payload: Array("passed".utf8))
+                == [.look(rings: ["build"], name: "passed")])
+    }
 }

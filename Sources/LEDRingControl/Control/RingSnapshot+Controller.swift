@@ -13,6 +13,8 @@ extension RingSnapshot {
                               spinning: state.spinningSince != nil,
                               leds: index < colours.count ? colours[index] : []))
         }
+        for i in rings.indices { rings[i].look = controller.look(of: i) }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
+        looks = controller.looks.map(\.name)
     }
 }

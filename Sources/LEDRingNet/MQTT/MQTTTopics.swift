@@ -27,6 +27,10 @@ public struct MQTTTopics: Sendable {
     public var status: String { "\(base)/status" }
     /// Where a ring's state is published.
     public func state(_ ring: String) -> String { "\(base)/\(ring)/state" }
+    /// Where a ring's look is switched.
+    public func look(_ ring: String) -> String { "\(base)/\(ring)/look" }
+    /// Where notifications are sent.
+    public var notify: String { "\(base)/notify" }
     /// Where a ring's value is set.
     public func set(_ ring: String) -> String { "\(base)/\(ring)/set" }
     /// Where power (and Home Assistant's light JSON) is commanded.
@@ -136,9 +140,12 @@ public struct MQTTTopics: Sendable {
     public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
         var messages = snapshot.rings.map { ring in
             let percent = (ring.target * 1000).rounded() / 10
-            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object([
+            var members: [(String, JSONValue)] = [
                 ("value", .number(ring.target)), ("percent", .number(percent)), ("spinning", .bool(ring.spinning)),
-            ])), retain: retain)
+            ]
+            // Only with looks configured, so other states are as before (Home Assistant's select reads it).
+            if !snapshot.looks.isEmpty { members.append(("look", .string(ring.look ?? "default"))) }
+            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object(members)), retain: retain)
         }
         messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json(.object([
             ("state", .string(snapshot.power ? "ON" : "OFF")), ("brightness", .number((snapshot.brightness * 100).rounded())),
