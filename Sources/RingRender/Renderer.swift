@@ -120,6 +120,9 @@ public struct Renderer: Sendable {
         render(values, paints: [], at: 0, animating: animating)
     }
 
+    /// The names of the looks made at run time, as last set.
+    public var extraLookNames: [String] { extraLooks.map { $0.name } }
+
     /// Sets the looks made at run time (`RingPaint.look` indices past the layout's looks); builds
     /// their gradients only when the names differ from the last call.
     public mutating func setExtraLooks(_ looks: [Look]) {

@@ -101,16 +101,26 @@ public struct Controller: Sendable {
         var seen: [String] = []
         var out: [Look] = []
         for active in notices {
-            guard let look = active.notice.colorLook, !seen.contains(look.name) else { continue }
-            seen.append(look.name)
+            guard let name = active.notice.colorLookName, !seen.contains(name), let look = active.notice.colorLook else { continue }
+            seen.append(name)
             out.append(look)
         }
         return out
     }
 
+    /// The names of `noticeLooks`, in the same order, without building their gradients: a
+    /// renderer compares these each frame and asks for the looks only when they change.
+    public var noticeLookNames: [String] {
+        var seen: [String] = []
+        for active in notices {
+            if let name = active.notice.colorLookName, !seen.contains(name) { seen.append(name) }
+        }
+        return seen
+    }
+
     /// Each ring's look at `t` with notifications over it: what the renderer draws.
     public func paints(at t: Double) -> [RingPaint] {
-        let extras = noticeLooks
+        let extras = noticeLookNames
         return names.indices.map { i in
             guard let active = notice(for: i, at: t) else {
                 return RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
@@ -119,8 +129,8 @@ public struct Controller: Sendable {
                 let chosen = look == "default" ? (i < rings.count ? rings[i].look : nil) : look
                 return RingPaint(look: chosen.flatMap { name in looks.firstIndex { $0.name == name } }, since: active.since)
             }
-            let name = active.notice.colorLook?.name
-            return RingPaint(look: extras.firstIndex { $0.name == name }.map { looks.count + $0 }, since: active.since)
+            let name = active.notice.colorLookName
+            return RingPaint(look: extras.firstIndex { $0 == name }.map { looks.count + $0 }, since: active.since)
         }
     }
 

@@ -43,7 +43,13 @@ public struct Notice: Equatable, Sendable {
     /// The look a colour notification is drawn with, named so the same colour and effect
     /// share one (the renderer builds a gradient per name).
     public var colorLook: Look? {
-        color.map { Look(name: "notice \($0.hex) \(effect.name) \(effect.period)", gradient: Gradient(solid: $0), effect: effect) }
+        guard let color, let name = colorLookName else { return nil }
+        return Look(name: name, gradient: Gradient(solid: color), effect: effect)
+    }
+
+    /// `colorLook`'s name, without building its gradient (per frame).
+    public var colorLookName: String? {
+        color.map { "notice \($0.hex) \(effect.name) \(effect.period)" }
     }
 }
 
