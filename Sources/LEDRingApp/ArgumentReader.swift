@@ -69,7 +69,7 @@ enum ValueParser {
     /// A note when a value written without `%` means many laps (`move=50` is 5000 %, not half a
     /// ring): what was asked is still done, but the user hears how it was read.
     static func lapsNote(ring: String, text: String, value: Double) -> String? {
-        guard !ProgressText.isPercent(text), value >= 2 else { return nil }
+        guard !ProgressText.isPercent(text), value >= 2, value <= 100 else { return nil }
         let percent = short(value * 100)
         let meant = value == 50 ? "half a ring" : "\(short(value)) % of a ring"
         return "\(ring)=\(text) means \(short(value)) laps = \(percent) %; write \(short(value))% for \(meant)"

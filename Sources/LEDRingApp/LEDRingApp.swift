@@ -31,7 +31,7 @@ public enum LEDRingApp {
                 return code.rawValue
             case "run":
                 return try Daemon.run(Array(arguments.dropFirst())).rawValue
-            case "set", "get", "reset", "spin", "stop", "brightness", "status":
+            case "set", "get", "reset", "spin", "stop", "brightness", "status", "look", "notify", "timer":
                 return try ClientCommand.run(arguments).rawValue
             case "help":
                 Terminal.write(Usage.text)

@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDRingControl
 import LEDPresentation
 import LEDWire
 import RingRender
@@ -81,8 +82,8 @@ struct OneShotOptions {
                 sets.append((ring, number))
             case "--spin": spins.append(try value())
             case "--duration":
-                duration = try ValueParser.number(try value(), option: name, in: 0...3600,
-                                                  hint: "give seconds, e.g. --duration 1.5")
+                let text = try value()
+                do throws(RequestError) { duration = try Request.duration(text) } catch { throw .usage("--duration: " + error.message) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "--realtime": realtime = true
             case "--cap": cap = try ValueParser.choice(try value(), option: name, as: CapStyle.self)

@@ -24,7 +24,7 @@ enum Usage {
     VALUES
       --set RING=VALUE      show VALUE on RING: a fraction (0.8; 1.3 is a second lap) or 80%
       --spin RING           show the indeterminate spinner on RING
-      --duration SECONDS    animate --set values over this long (default: jump; the demo takes 2.5)
+      --duration TIME       animate --set values over this long: 1.5, 90s, 1m30s (default: jump)
       --curve CURVE         linear, easeIn, easeOut, easeInOut (default) or spring
 
     RINGS (default: move 24, exercise 16, stand 12 LEDs on one chain)

@@ -3,7 +3,7 @@ import LEDRingControl
 /// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
 enum VerbLine {
     /// Every verb, in the order `--help` lists them.
-    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness",
+    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "look", "notify", "timer",
                         "boards", "doctor", "check-config", "help"]
     /// Options that may come before the verb, and whether each takes a value.
     static let globalOptions: [String: Bool] = ["--socket": true, "--config": true, "--state": true, "--json": false]
@@ -64,8 +64,9 @@ enum VerbLine {
             return """
             usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH] [--json]
                    ledring set RING VALUE…            (as the text protocol takes it)
-            VALUE is a percentage (80%) or a fraction of one lap (0.8; 1.3 is 130 %, 50 is 50 laps).
-            --duration animates over S seconds with --curve linear, easeIn, easeOut, easeInOut, spring.
+            VALUE is a percentage (80%) or a fraction of one lap (0.8; 1.3 is 130 %, 50 is 50 laps),
+            or a number in the ring's own units when its config gives a "range" (co2=812).
+            --duration animates over S (1.5, 90s, 1m30s) with --curve linear, easeIn, easeOut, easeInOut, spring.
             Exit 0 done, 65 refused (unknown ring, bad value), 69 no service running.
 
             """
@@ -75,6 +76,26 @@ enum VerbLine {
             return "usage: ledring spin RING… [--socket PATH] [--json]\nShows the indeterminate spinner on each RING until `ledring stop` or a new value.\n"
         case "stop":
             return "usage: ledring stop [RING…] [--socket PATH] [--json]\nStops the spinner on each RING (all rings when none is named).\n"
+        case "timer":
+            return """
+            usage: ledring timer RING DURATION [--up] [--then LOOK] [--socket PATH] [--json]
+                   ledring timer RING pause|resume|cancel
+            The ring drains over DURATION (25m, 1h30m) in real time, or fills with --up; at the end it
+            switches to LOOK. A restart or reload does not disturb it; `ledring get` shows the time left.
+
+            """
+        case "notify":
+            return """
+            usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V]
+                                  --for DURATION [--priority N] [--socket PATH] [--json]
+                   ledring notify --clear
+            Takes over the RINGs (all when none is named) until DURATION (30s, 5m) has passed, then gives
+            back exactly what was there. Higher --priority wins; a later one of equal priority replaces.
+            Effects: pulse, blink, "flash N", none. Kept across a restart with the time it has left.
+
+            """
+        case "look":
+            return "usage: ledring look RING… NAME [--socket PATH] [--json]\nSwitches each RING to the look NAME from the config's \"looks\" (default: the ring's own look; none: no look). Kept across restarts.\n"
         case "brightness":
             return "usage: ledring brightness VALUE [--socket PATH] [--json]\nOverall light, 0…1 or 0%…100%.\n"
         case "get", "status":

@@ -23,7 +23,7 @@ public final class RecordingRingControl: RingControl {
     /// A control for `layout`, every ring at 0, lit, at `brightness` and the clock at 0.
     public init(layout: RingLayout, brightness: Double = 1) {
         self.layout = layout
-        state = Mutex(State(controller: Controller(names: layout.rings.map(\.name), brightness: brightness),
+        state = Mutex(State(controller: Controller(layout: layout, brightness: brightness),
                             renderer: Renderer(layout: layout)))
     }
 
@@ -52,7 +52,7 @@ public final class RecordingRingControl: RingControl {
     public func submit(_ request: Request) throws(RequestError) {
         try state.withLock { (s: inout State) throws(RequestError) in
             do throws(RequestError) {
-                try request.validate(rings: s.controller.names)
+                try s.controller.validate(request)
             } catch {
                 s.refusals.append(error)
                 throw error
@@ -73,8 +73,9 @@ public final class RecordingRingControl: RingControl {
     public func snapshot() -> RingSnapshot {
         state.withLock { s in
             s.renderer.pipeline.brightness = Float(s.controller.brightness)
-            let values = s.renderer.values(for: s.controller.states, at: s.now)
-            s.renderer.render(values, animating: s.controller.isAnimating(at: s.now))
+            if s.renderer.extraLookNames != s.controller.noticeLookNames { s.renderer.setExtraLooks(s.controller.noticeLooks) }
+            let values = s.controller.values(s.renderer.values(for: s.controller.states, at: s.now), at: s.now)
+            s.renderer.render(values, paints: s.controller.paints(at: s.now), at: s.now, animating: s.controller.isAnimating(at: s.now))
             return RingSnapshot(controller: s.controller, frame: s.renderer.frame, layout: layout, at: s.now)
         }
     }

@@ -34,6 +34,16 @@ public struct Renderer: Sendable {
     public private(set) var power: PowerReport = .empty
 
     private let mappers: [ProgressMapper]
+    // Per ring: one mapper per colour zone (empty without zones), and one per look that has a
+    // gradient (nil for a look without), built once so switching either allocates nothing.
+    private let zoneMappers: [[ProgressMapper]]
+    private let zoneEnds: [[Double]]
+    private let lookMappers: [[ProgressMapper?]]
+    private var blendScratch: [LinearRGB]
+    // Looks made at run time (a notification's colour): a paint's look index past the layout's
+    // looks points here. Rebuilt only when the names change.
+    private var extraLooks: [Look] = []
+    private var extraMappers: [[ProgressMapper?]] = []
     /// Frames per second the frames are shown at: decides which levels are worth dithering
     /// (`TemporalDither.minimumLevel(fps:)`) in `.auto` mode.
     public var framesPerSecond: Double = 30
@@ -52,6 +62,24 @@ public struct Renderer: Sendable {
         self.limiter = limiter
         self.dithering = dithering
         self.mappers = layout.rings.map { ProgressMapper(appearance: $0.appearance) }
+        self.zoneMappers = layout.rings.map { ring in
+            ring.appearance.zones.map { zone in
+                var appearance = ring.appearance
+                appearance.gradient = zone.gradient.with(span: ring.appearance.gradient.span)
+                return ProgressMapper(appearance: appearance)
+            }
+        }
+        self.zoneEnds = layout.rings.map { ring in ring.appearance.zones.map { $0.upTo } }
+        let looks = layout.looks
+        self.lookMappers = layout.rings.map { ring in
+            looks.map { look in
+                look.gradient.map { gradient in
+                    var appearance = ring.appearance
+                    appearance.gradient = gradient.with(span: ring.appearance.gradient.span)
+                    return ProgressMapper(appearance: appearance)
+                }
+            }
+        }
         self.light = Array(repeating: .black, count: layout.ledCount)
         self.drive = Array(repeating: .black, count: layout.ledCount)
         self.frame = Array(repeating: .black, count: layout.ledCount)
@@ -59,6 +87,7 @@ public struct Renderer: Sendable {
         self.dither = TemporalDither(count: layout.ledCount)
         let widest = layout.rings.flatMap { $0.segments }.map { $0.ledCount }.max() ?? 0
         self.scratch = Array(repeating: .black, count: widest)
+        self.blendScratch = Array(repeating: .black, count: widest)
         self.valueBuffer.reserveCapacity(layout.rings.count)
     }
 
@@ -88,11 +117,60 @@ public struct Renderer: Sendable {
     /// Renders one frame; `animating` says whether it is part of an animation, which decides
     /// dithering in `.auto` mode (a still frame is rounded plainly, so it never shimmers).
     public mutating func render(_ values: [RingValue], animating: Bool) {
+        render(values, paints: [], at: 0, animating: animating)
+    }
+
+    /// The names of the looks made at run time, as last set.
+    public var extraLookNames: [String] { extraLooks.map { $0.name } }
+
+    /// Sets the looks made at run time (`RingPaint.look` indices past the layout's looks); builds
+    /// their gradients only when the names differ from the last call.
+    public mutating func setExtraLooks(_ looks: [Look]) {
+        guard looks.map({ $0.name }) != extraLooks.map({ $0.name }) else { return }
+        extraLooks = looks
+        extraMappers = layout.rings.map { ring in
+            looks.map { look in
+                look.gradient.map { gradient in
+                    var appearance = ring.appearance
+                    appearance.gradient = gradient.with(span: ring.appearance.gradient.span)
+                    return ProgressMapper(appearance: appearance)
+                }
+            }
+        }
+    }
+
+    /// Renders one frame with each ring's look (`paints[i]`, missing: none) at time `t`: the
+    /// look's gradient, or the colour zone of the value shown, then the look's effect.
+    public mutating func render(_ values: [RingValue], paints: [RingPaint], at t: Double, animating: Bool) {
         for (index, ring) in layout.rings.enumerated() {
             let value = index < values.count ? values[index] : .progress(0)
+            let paint = index < paints.count ? paints[index] : .plain
+            var mapper = mappers[index]
+            var second: ProgressMapper?
+            var amount: Float = 0
+            var level: Float = 1
+            let total = layout.looks.count + extraLooks.count
+            let look = paint.look.flatMap { $0 >= 0 && $0 < total ? $0 : nil }
+            let lookMapper = look.flatMap { $0 < layout.looks.count ? lookMappers[index][$0] : extraMappers[index][$0 - layout.looks.count] }
+            if let lookMapper {
+                mapper = lookMapper
+            } else if !zoneMappers[index].isEmpty, case .progress(let p) = value {
+                // Chosen from the value shown in this frame, so a transition recolours as it crosses.
+                let choice = ColorZone.choice(for: p, upTo: zoneEnds[index])
+                mapper = zoneMappers[index][choice.first]
+                if choice.amount > 0 && choice.second != choice.first {
+                    second = zoneMappers[index][choice.second]
+                    amount = choice.amount
+                }
+            }
+            if let look {
+                let effect = look < layout.looks.count ? layout.looks[look].effect : extraLooks[look - layout.looks.count].effect
+                level = effect.level(at: t - paint.since)
+            }
             var offset = layout.offsets[index]
             for segment in ring.segments {
-                drawSegment(segment, of: ring.shape, value: value, mapper: mappers[index], at: offset)
+                drawSegment(segment, of: ring.shape, value: value, mapper: mapper, blend: second, amount: amount,
+                            level: level, at: offset)
                 offset += segment.ledCount
             }
         }
@@ -141,15 +219,33 @@ public struct Renderer: Sendable {
     }
 
     private mutating func drawSegment(_ segment: Segment, of shape: RingShape, value: RingValue,
-                                      mapper: ProgressMapper, at offset: Int) {
+                                      mapper: ProgressMapper, blend: ProgressMapper? = nil, amount: Float = 0,
+                                      level: Float = 1, at offset: Int) {
         let n = segment.ledCount
-        scratch.withUnsafeMutableBufferPointer { whole in
-            guard let base = whole.baseAddress else { return }
-            let positions = UnsafeMutableBufferPointer(start: base, count: n)
+        func draw(_ mapper: ProgressMapper, _ positions: UnsafeMutableBufferPointer<LinearRGB>) {
             switch (value, shape) {
             case (.spinner(let tail), _): mapper.drawSpinner(tail: tail, into: positions)
             case (.progress(let p), .bar): mapper.drawBar(progress: p, into: positions)
             case (.progress(let p), _): mapper.drawCircle(progress: p, into: positions)
+            }
+        }
+        var other = blendScratch
+        blendScratch = []
+        scratch.withUnsafeMutableBufferPointer { whole in
+            guard let base = whole.baseAddress else { return }
+            let positions = UnsafeMutableBufferPointer(start: base, count: n)
+            draw(mapper, positions)
+            if let blend {
+                other.withUnsafeMutableBufferPointer { second in
+                    guard let secondBase = second.baseAddress else { return }
+                    let mixedIn = UnsafeMutableBufferPointer(start: secondBase, count: n)
+                    draw(blend, mixedIn)
+                    for k in 0..<n { positions[k] = positions[k].mixed(with: mixedIn[k], amount: amount) }
+                }
+            }
+            // Effects scale the light itself, so a pulse dims in linear light and keeps the hue.
+            if level != 1 {
+                for k in 0..<n { positions[k] = positions[k].scaled(by: level) }
             }
             // Walk the chain index alongside the position instead of a modulo per LED.
             let step = segment.direction == .clockwise ? 1 : n - 1
@@ -162,5 +258,6 @@ public struct Renderer: Sendable {
                 }
             }
         }
+        blendScratch = other
     }
 }

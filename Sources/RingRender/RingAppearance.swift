@@ -68,6 +68,8 @@ public struct RingAppearance: Sendable {
     public var laps: LapStyle
     /// The indeterminate spinner.
     public var spinner: Spinner
+    /// Colour by value: the gradient of the zone the shown value is in (empty: `gradient`).
+    public var zones: [ColorZone] = []
 
     /// The default shadow strength, chosen by looking at the pictures (README, "How a ring is
     /// drawn"): enough to mark where the head is past 100 %, while the shadowed LED keeps two

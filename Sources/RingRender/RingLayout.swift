@@ -6,6 +6,8 @@ public struct RingLayout: Sendable {
     public let offsets: [Int]
     /// LEDs on the chain.
     public let ledCount: Int
+    /// The named looks any ring can switch to at run time, shared by every ring.
+    public var looks: [Look] = []
 
     /// Largest chain ledring drives from one process.
     public static let maxChainLEDs = 16_384
@@ -59,6 +61,11 @@ public struct RingLayout: Sendable {
         return name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
         }
+    }
+
+    /// The index of the look called `name`.
+    public func lookIndex(named name: String) -> Int? {
+        looks.firstIndex { $0.name == name }
     }
 
     /// The index of the ring called `name`.

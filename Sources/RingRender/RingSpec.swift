@@ -18,6 +18,12 @@ public struct RingSpec: Sendable {
     public var segments: [Segment]
     /// Colours, caps, shadow and spinner.
     public var appearance: RingAppearance
+    /// The ring's own units, when values are sent in them (`"range": [400, 2000]`); nil: laps.
+    public var range: ValueRange?
+    /// Whether values stop at one full lap (`"laps": false`) instead of lapping round again.
+    public var clampsAtOneLap = false
+    /// The look the ring shows unless told otherwise (a name in `RingLayout.looks`).
+    public var look: String?
 
     /// Makes a ring.
     public init(name: String, shape: RingShape = .ring, segments: [Segment], appearance: RingAppearance) {
@@ -25,6 +31,14 @@ public struct RingSpec: Sendable {
         self.shape = shape
         self.segments = segments
         self.appearance = appearance
+    }
+
+    /// A value as sent (in the ring's units, or laps without a range; `percent` values are
+    /// fractions of a lap whatever the range) as the laps drawn, at most 100.
+    public func laps(_ value: Double, percent: Bool = false) -> Double {
+        var laps = percent || range == nil ? value : range.map { $0.laps(value) } ?? value
+        if clampsAtOneLap { laps = Swift.min(laps, 1) }
+        return Swift.min(Swift.max(laps, 0), ProgressMapper.maxProgress)
     }
 
     /// LEDs in all the ring's segments.

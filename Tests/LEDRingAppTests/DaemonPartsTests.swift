@@ -244,8 +244,11 @@ import Testing
     @Test func argumentsBecomeRequests() throws {
         let (set, socket, json) = try ClientCommand.parse(["set", "move=0.8", "exercise=40%", "--duration", "1.5",
                                                           "--curve", "spring", "--socket", "/s.sock", "--json"])
-        #expect(set == .set(values: [.init(ring: "move", value: 0.8), .init(ring: "exercise", value: 0.4)],
+        #expect(set == .set(values: [.init(ring: "move", value: 0.8), .init(ring: "exercise", value: 0.4, percent: true)],
                             duration: 1.5, curve: .spring))
+        #expect(try ClientCommand.parse(["look", "build", "failed"]).0 == .look(rings: ["build"], name: "failed"))
+        #expect(try ClientCommand.parse(["set", "co2=812", "--duration", "1m"]).0
+                == .set(values: [.init(ring: "co2", value: 812)], duration: 60, curve: .easeInOut))
         #expect(socket == "/s.sock" && json)
         #expect(try ClientCommand.parse(["spin", "stand"]).0 == .spin(rings: ["stand"]))
         #expect(try ClientCommand.parse(["reset"]).0 == .reset(duration: 1, curve: .easeInOut))
@@ -253,7 +256,7 @@ import Testing
     }
 
     @Test(arguments: [["set"], ["set", "move"], ["set", "move=abc"], ["get", "extra"], ["spin"], ["brightness", "2"],
-                      ["status", "--duration", "1"], ["get", "--bogus"]])
+                      ["status", "--duration", "1"], ["get", "--bogus"], ["look", "build"], ["set", "move=1", "--duration", "-1m"]])
     func badArgumentsAreUsageErrors(arguments: [String]) {
         #expect(throws: CommandError.self) { try ClientCommand.parse(arguments) }
     }

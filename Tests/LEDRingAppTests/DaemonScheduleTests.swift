@@ -1,6 +1,8 @@
 import Glibc
 import LEDHardware
+import LEDRingControl
 import LEDRingTesting
+import RingRender
 import Testing
 @testable import LEDRingApp
 
@@ -26,6 +28,25 @@ import Testing
         try output.open(at: 0)
         #expect(output.isUp, "\(kind) did not open")
         return output.minimumFrameInterval
+    }
+
+    /// A look without an effect is a still picture: the controller asks for no more frames, so
+    /// the schedule has no deadline; a pulsing look keeps frames coming until it is switched off.
+    @Test func aStillLookHasNoDeadlineAndAPulseHasOne() throws {
+        var layout = try RingLayout(rings: Palette.activityRings())
+        layout.looks = [Look(name: "passed", gradient: Gradient(solid: RGB8(r: 32, g: 255, b: 96))),
+                        Look(name: "failed", effect: .pulse(period: 2))]
+        var controller = Controller(layout: layout, brightness: 1)
+        var schedule = DaemonSchedule(fps: 30)
+        _ = controller.apply(.look(rings: ["move"], name: "passed"), at: 10, status: { fatalError() })
+        schedule.frameSent(at: 10, animating: controller.isAnimating(at: 10), dithering: false)
+        #expect(schedule.pollTimeout(now: 10) == -1)
+        _ = controller.apply(.look(rings: ["stand"], name: "failed"), at: 11, status: { fatalError() })
+        schedule.frameSent(at: 11, animating: controller.isAnimating(at: 11), dithering: false)
+        #expect(schedule.pollTimeout(now: 11) == 34)
+        _ = controller.apply(.look(rings: ["stand"], name: "default"), at: 12, status: { fatalError() })
+        schedule.frameSent(at: 12, animating: controller.isAnimating(at: 12), dithering: false)
+        #expect(schedule.pollTimeout(now: 12) == -1)
     }
 
     @Test func anIdleDaemonHasNoDeadline() {

@@ -8,12 +8,12 @@ import Testing
 
     @Test func textAndJSONSetMeanTheSame() throws {
         let text = try Request.parse("set move 0.8 exercise 40% duration 1.5 curve spring")
-        let json = try Request.parse(#"{"verb":"set","rings":{"move":0.8,"exercise":0.4},"duration":1.5,"curve":"spring"}"#)
-        let expected = Request.set(values: [Update(ring: "move", value: 0.8), Update(ring: "exercise", value: 0.4)],
+        let json = try Request.parse(#"{"verb":"set","rings":{"move":0.8,"exercise":"40%"},"duration":1.5,"curve":"spring"}"#)
+        let expected = Request.set(values: [Update(ring: "move", value: 0.8), Update(ring: "exercise", value: 0.4, percent: true)],
                                    duration: 1.5, curve: .spring)
         #expect(text == expected)
         // JSON objects have no order: rings come sorted by name.
-        #expect(json == .set(values: [Update(ring: "exercise", value: 0.4), Update(ring: "move", value: 0.8)],
+        #expect(json == .set(values: [Update(ring: "exercise", value: 0.4, percent: true), Update(ring: "move", value: 0.8)],
                              duration: 1.5, curve: .spring))
     }
 
@@ -33,6 +33,24 @@ import Testing
             #expect(!text.isEmpty && text.count < 300, "\(text.prefix(100))")
         }
         #expect(!message("set move 0.5\u{1B}[2J").contains("\u{1B}"))
+    }
+
+    @Test(arguments: [("90", 90.0), ("1.5", 1.5), ("1.5s", 1.5), ("25m", 1500), ("1h30m", 5400), ("2m30s", 150),
+                      ("1h", 3600), (" 45s ", 45), ("-3", -3), ("0", 0)])
+    func durationsAreWrittenWithUnits(text: String, seconds: Double) {
+        #expect(DurationText.parse(text) == seconds)
+    }
+
+    @Test(arguments: ["", "s", "1x", "1m1h", "1h1h", "5 m", "1..2s", "m5", "1.5.2", "abc"])
+    func notDurations(text: String) {
+        #expect(DurationText.parse(text) == nil)
+    }
+
+    @Test func everyPathTakesTheSameDurations() throws {
+        #expect(try Request.parse("set move 0.5 duration 1m") == .set(values: [Update(ring: "move", value: 0.5)], duration: 60, curve: .easeInOut))
+        #expect(try Request.parse(#"{"verb":"reset","duration":"1m30s"}"#) == .reset(duration: 90, curve: .easeInOut))
+        #expect(try SetCommand.parse(#"{"value":0.5,"duration":"2s"}"#).duration == 2)
+        #expect(DurationText.format(5400) == "1h30m" && DurationText.format(90) == "1m30s" && DurationText.format(1.5) == "1.5s")
     }
 
     @Test func equalsSignFormLikeTheClient() throws {
@@ -67,11 +85,20 @@ import Testing
         (#"{"verb":"set","rings":{"move":0.5},"speed":2}"#, "set: unknown key \"speed\""),
         (#"{"verb":"set","rings":[]}"#, "set: \"rings\" must be an object"),
         (#"{"verb":"brightness"}"#, "brightness: give \"value\""),
-        (#"{"verb":"set","rings":{"move":0.5},"duration":"long"}"#, "duration \"long\": must be a number"),
+        ("look move", "look: give the ring(s) and a look"), ("look move sparkly", "no look called \"sparkly\"; the looks are failed, default, none"),
+        ("look disco failed", "no ring called \"disco\""), (#"{"verb":"look","rings":["move"]}"#, "look: give \"rings\" and \"look\""),
+        (#"{"verb":"look","rings":["move"],"look":"gone"}"#, "no look called \"gone\""),
+        ("set move 10001%", "move 10001%: must be 0…100"),
+        (#"{"verb":"set","rings":{"move":0.5},"duration":"long"}"#, "duration \"long\": not a duration; write seconds"),
+        ("set move 0.5 duration 1h2", "duration \"1h2\": not a duration"), ("set move 0.5 duration 1s30m", "duration \"1s30m\": not a duration"),
+        ("set move 0.5 duration -5s", "duration -5s: must be seconds from 0 to 3600"),
+        ("set move 0.5 duration 2h", "duration 2h: must be seconds from 0 to 3600"),
     ])
     func badRequestsSayWhatIsWrong(line: String, expected: String) {
         do {
+            // Parsed and checked against rings as the controller does (a value's limits are its ring's).
             let request = try Request.parse(line)
+            try request.validate(rings: ["move", "stand"], looks: ["failed"])
             Issue.record("parsed \(line) as \(request)")
         } catch {
             #expect(error.message.hasPrefix(expected), "\(error.message)")
@@ -81,7 +108,8 @@ import Testing
     @Test(arguments: [
         Request.set(values: [Update(ring: "move", value: 0.8)], duration: 1.5, curve: .spring), .get,
         .reset(duration: 1, curve: .linear), .spin(rings: ["a", "b"]), .stop(rings: []), .brightness(0.25), .status,
-        .power(false), .power(true),
+        .power(false), .power(true), .look(rings: ["build"], name: "failed"),
+        .set(values: [Update(ring: "co2", value: 812), Update(ring: "move", value: 0.4, percent: true)], duration: 0, curve: .linear),
     ])
     func encodedRequestsParseBack(request: Request) throws {
         #expect(try Request.parse(request.jsonLine) == request)

@@ -16,8 +16,17 @@ import Testing
         #expect(command == SetCommand(value: 0.8, duration: 1.5, curve: .spring))
     }
 
-    @Test(arguments: [("abc", "not a number"), ("-0.1", "must be 0…100"), ("nan", "not a number"),
-                      ("101", "must be 0…100"), ("{\"value\":true}", "not a number"), ("{\"valu\":1}", "unknown key \"valu\""),
+    /// A number may be in a ring's own units (`"range"`), so its limits are the ring's: the
+    /// parser passes it and the one validation refuses it for a ring without a range.
+    @Test(arguments: ["-0.1", "101"])
+    func valuesOutsideLapsAreRefusedByTheRing(text: String) throws {
+        let request = try SetCommand.parse(text).request(ring: "move")
+        #expect(throws: RequestError.self) { try request.validate(rings: ["move"]) }
+        try request.validate(rings: ["move"], ranged: ["move"])
+    }
+
+    @Test(arguments: [("abc", "not a number"), ("-1%", "must be 0…100"), ("nan", "not a number"),
+                      ("10001%", "must be 0…100"), ("{\"value\":true}", "not a number"), ("{\"valu\":1}", "unknown key \"valu\""),
                       ("{\"value\":1,\"curve\":\"bouncy\"}", "linear, easeIn"), ("{\"value\":1,\"duration\":-1}", "duration"),
                       ("{\"value\":", "not valid JSON"), ("{}", "no \"value\""), ("", "not a number")])
     func refusesBadPayloadsWithTheReason(text: String, reason: String) {

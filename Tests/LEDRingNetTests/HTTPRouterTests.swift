@@ -31,8 +31,9 @@ import Testing
         #expect(route("POST", "/api/power", "off")?.status == 200)
         #expect(route("POST", "/api/reset")?.status == 200)
         #expect(control.commands == [
-            .set(["move": 0.5], duration: 1, curve: .spring), .set(["stand": 0.8]),
-            .set(["exercise": 1.2, "move": 0.1]), .spin(rings: ["stand"]), .stop(rings: ["stand"]),
+            .set(["move": 0.5], duration: 1, curve: .spring),
+            .set(values: [.init(ring: "stand", value: 0.8, percent: true)], duration: 0, curve: .easeInOut),
+            .set(values: [.init(ring: "exercise", value: 1.2), .init(ring: "move", value: 0.1, percent: true)], duration: 0, curve: .easeInOut), .spin(rings: ["stand"]), .stop(rings: ["stand"]),
             .brightness(0.25), .power(false), .resetAtOnce,
         ])
     }

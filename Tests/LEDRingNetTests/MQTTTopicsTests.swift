@@ -17,7 +17,12 @@ import Testing
         func requests(_ topic: String, _ payload: String) throws -> [Request]? {
             try t.requests(topic: topic, payload: Array(payload.utf8))
         }
-        #expect(try requests("ledring/desk/move/set", "80%") == [.set(["move": 0.8])])
+        #expect(try requests("ledring/desk/move/set", "80%") == [.set(values: [.init(ring: "move", value: 0.8, percent: true)], duration: 0, curve: .easeInOut)])
+        #expect(try requests("ledring/desk/build/look", "failed") == [.look(rings: ["build"], name: "failed")])
+        #expect(try requests("ledring/all/focus/timer", "25m then done") == [.timer(ring: "focus", .start(duration: 1500, up: false, then: "done"))])
+        #expect(try requests("ledring/desk/focus/timer", "pause") == [.timer(ring: "focus", .pause)])
+        #expect(try requests("ledring/desk/notify", "clear") == [.clearNotices])
+        #expect(try requests("ledring/desk/notify", #"{"look":"failed","for":"30s"}"#) == [.notify(Notice(look: "failed", duration: 30))])
         #expect(try requests("ledring/all/move/set", #"{"value":1.2,"curve":"spring"}"#) == [.set(["move": 1.2], curve: .spring)])
         #expect(try requests("ledring/desk/reset", "") == [.resetAtOnce])
         #expect(try requests("ledring/desk/spin", "stand") == [.spin(rings: ["stand"])])
@@ -30,7 +35,8 @@ import Testing
         #expect(t.subscriptions.contains("ledring/desk/+/set") && t.subscriptions.contains("ledring/all/reset"))
     }
 
-    @Test(arguments: ["abc", "-1", "{\"value\":", "{\"value\":1,\"extra\":2}"])
+    // `-1` may be a ranged ring's value: the ring's validation refuses it (SameRefusalTests).
+    @Test(arguments: ["abc", "-1%", "{\"value\":", "{\"value\":1,\"extra\":2}"])
     func badPayloadsThrowWithTheReason(payload: String) {
         #expect(throws: RequestError.self) {
             try MQTTTopics(settings: settings).requests(topic: "ledring/desk/move/set", payload: Array(payload.utf8))
@@ -54,5 +60,22 @@ import Testing
         for message in messages {
             try DiscoveryCheck.validate(message.topic, message.payload, base: "ledring/desk")
         }
+    }
+
+    @Test func looksAreASelectPerRingAndTheStateSaysWhichShows() throws {
+        let messages = MQTTDiscovery.messages(settings: settings, rings: ["build"], looks: ["failed", "passed"])
+        let select = try #require(messages.first { $0.topic == "homeassistant/select/desk_build_look/config" })
+        let text = select.payload
+        #expect(text.contains(#""command_topic":"ledring/desk/build/look""#))
+        #expect(text.contains(#""options":["default","none","failed","passed"]"#))
+        #expect(text.contains(#""value_template":"{{ value_json.look }}""#))
+        var snapshot = RingSnapshot(rings: [.init(name: "build", value: 1, target: 1, spinning: false, leds: [])], brightness: 1, power: true)
+        snapshot.looks = ["failed", "passed"]
+        snapshot.rings[0].look = "failed"
+        let state = MQTTTopics(settings: settings).stateMessages(snapshot, retain: true)[0]
+        #expect(state.payload.contains(#""look":"failed""#))
+        // A selected option comes back as a look request on the command topic.
+        #expect(try MQTTTopics(settings: settings).requests(topic: "ledring/desk/build/look", payload: Array("passed".utf8))
+                == [.look(rings: ["build"], name: "passed")])
     }
 }

@@ -24,10 +24,10 @@ import Testing
              message: "move 101: must be 0…100 (0 % to 10 000 %); 1 is one lap, e.g. 0.8 or 80%"),
         Case(what: "negative duration", socket: #"{"verb":"set","rings":{"move":0.5},"duration":-1}"#,
              http: ("/api/rings/move", #"{"value":0.5,"duration":-1}"#), mqtt: ("ledring/test/move/set", #"{"value":0.5,"duration":-1}"#),
-             message: "duration -1: must be seconds from 0 to 3600, e.g. 1.5"),
+             message: "duration -1: must be seconds from 0 to 3600, e.g. 1.5, 90s or 1m30s"),
         Case(what: "negative duration (text)", socket: "set move 0.5 duration -1",
              http: ("/api/rings/move", #"{"value":"50%","duration":-1}"#), mqtt: ("ledring/test/move/set", #"{"value":"50%","duration":-1}"#),
-             message: "duration -1: must be seconds from 0 to 3600, e.g. 1.5"),
+             message: "duration -1: must be seconds from 0 to 3600, e.g. 1.5, 90s or 1m30s"),
         Case(what: "brightness 2", socket: "brightness 2", http: ("/api/brightness", "2"), mqtt: ("ledring/test/brightness", "2"),
              message: "brightness 2: must be 0…1 (or 0%…100%)"),
     ]

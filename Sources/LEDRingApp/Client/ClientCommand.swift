@@ -42,6 +42,7 @@ enum ClientCommand {
         var duration: Double?
         var curve: Curve?
         var words: [String] = []
+        var noticeWords: [String] = []
         while let (name, attached) = reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
@@ -49,9 +50,15 @@ enum ClientCommand {
             case "--json": json = true
             case "--duration":
                 let text = try value()
-                duration = try checked { () throws(RequestError) in try Request.checkedDuration(Double(text), shown: text) }
+                duration = try checked { () throws(RequestError) in try Request.duration(text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
+            case "--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period" where verb == "notify":
+                // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
+                noticeWords += [String(name.dropFirst(2)), try value()]
+            case "--clear" where verb == "notify": noticeWords.append("clear")
+            case "--up" where verb == "timer": noticeWords.append("up")
+            case "--then" where verb == "timer": noticeWords += ["then", try value()]
             default:
                 if name.hasPrefix("--") { throw .usage("\(verb): unknown option \"\(name)\"; \(usage(verb))") }
                 words.append(name)
@@ -81,9 +88,9 @@ enum ClientCommand {
                 } else {
                     throw .usage("set \"\(word)\": expected RING=VALUE or RING VALUE, e.g. ledring set move=0.8 stand 45%")
                 }
-                let value = try checked { () throws(RequestError) in try Request.value(text, for: ring) }
-                if let note = ValueParser.lapsNote(ring: ring, text: text, value: value) { Terminal.error("ledring: " + note) }
-                values.append(.init(ring: ring, value: value))
+                let value = try checked { () throws(RequestError) in try Request.update(text, ring: ring) }
+                if let note = ValueParser.lapsNote(ring: ring, text: text, value: value.value) { Terminal.error("ledring: " + note) }
+                values.append(value)
             }
             request = .set(values: values, duration: duration ?? 0, curve: curve ?? .easeInOut)
         case "reset":
@@ -97,6 +104,19 @@ enum ClientCommand {
             guard words.count == 1 else { throw .usage("brightness: give one value, e.g. ledring brightness 0.5 (or 50%)") }
             let text = words[0]
             request = .brightness(try checked { () throws(RequestError) in try Request.brightnessValue(text) })
+        case "notify":
+            if noticeWords == ["clear"] && words.isEmpty {
+                request = .clearNotices
+            } else {
+                let all = words + noticeWords
+                request = try checked { () throws(RequestError) in try Request.parseNotify(all, json: false) }
+            }
+        case "timer":
+            let all = words + noticeWords
+            request = try checked { () throws(RequestError) in try Request.parseTimer(all) }
+        case "look":
+            guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
+            request = .look(rings: Array(words.dropLast()), name: words[words.count - 1])
         case "get":
             try noWords(words, verb)
             request = .get
@@ -122,6 +142,9 @@ enum ClientCommand {
         case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
         case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
+        case "timer": return "usage: ledring timer RING DURATION [--up] [--then LOOK] | ledring timer RING pause|resume|cancel"
+        case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] | notify --clear"
+        case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default or none)"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
         case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
         default: return "usage: ledring \(verb) [--socket PATH] [--json]"

@@ -5,7 +5,7 @@ enum ReplyFormatter {
     /// The status fields in the order they are printed.
     static let statusOrder = ["driver", "device", "driverUp", "leds", "fps", "frameInterval", "framesSent", "errors",
                               "lastError", "estimatedMilliamps", "maxMilliamps", "animating", "clients", "uptime", "config",
-                              "http", "mqtt"]
+                              "http", "mqtt", "timers"]
 
     /// The readable text of a decoded ok reply.
     static func text(_ reply: JSONMembers) -> String {
@@ -15,8 +15,11 @@ enum ReplyFormatter {
                 var name = "?"
                 if case .string(let text)? = ring["name"] { name = text }
                 let target = percent(ring["target"])
-                rows.append((name, ring["spinning"] == .bool(true)
-                    ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"))
+                var row = ring["spinning"] == .bool(true)
+                    ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"
+                if case .string(let look)? = ring["look"] { row += " look \(look)" }
+                if case .number(let left)? = ring["timerLeft"] { row += " timer \(DurationText.format(left.rounded(.up))) left" }
+                rows.append((name, row))
             }
             let width = rows.map(\.0.count).max() ?? 0
             var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + " " + $0.1 + "\n" }.joined()
@@ -41,6 +44,12 @@ enum ReplyFormatter {
 
     static func describe(_ value: JSONValue) -> String {
         switch value {
+        case .object(let members):
+            // Timers: `focus 9m left, tea 3m left`.
+            return members.pairs.map { member in
+                guard case .number(let left) = member.value else { return member.key }
+                return "\(member.key) \(DurationText.format(left.rounded(.up))) left"
+            }.joined(separator: ", ")
         case .bool(let b): return b ? "yes" : "no"
         case .string(let s): return s
         default: return value.shown

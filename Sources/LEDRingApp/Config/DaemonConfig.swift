@@ -36,7 +36,7 @@ struct DaemonConfig: Sendable {
 
     /// Keys the top-level object may have.
     static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "gpio",
-                       "socket", "state", "mqtt", "http"]
+                       "socket", "state", "mqtt", "http", "looks"]
 
     /// The three activity rings with every other setting at its default.
     static func defaults() throws(ConfigError) -> DaemonConfig {
@@ -108,7 +108,14 @@ struct DaemonConfig: Sendable {
                 reader.report("rings", OneShotOptions.explain(error))
             }
         }
-        guard let layout else {
+        let looks = readLooks(members["looks"], at: "looks", into: &reader)
+        for (i, ring) in (rings ?? []).enumerated() {
+            if let look = ring.look, !looks.contains(where: { $0.name == look }) {
+                let known = looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.map(\.name).joined(separator: ", "))"
+                reader.report("rings[\(i)].look", "no look called \"\(look)\"; \(known)")
+            }
+        }
+        guard var layout else {
             // Still read the rest, so every problem in the file is listed at once.
             if let stand = try? RingLayout(rings: Palette.activityRings()) {
                 var unused = DaemonConfig(layout: stand)
@@ -116,9 +123,51 @@ struct DaemonConfig: Sendable {
             }
             return nil
         }
+        layout.looks = looks
         var config = DaemonConfig(layout: layout)
         config.readSettings(members, ringNames: layout.rings.map(\.name), into: &reader)
         return config
+    }
+
+    /// `"looks": {"failed": {"gradient": "#ff2020", "effect": "pulse", "period": 1.5}, …}`,
+    /// shared by every ring.
+    static func readLooks(_ value: JSONValue?, at path: String, into reader: inout ConfigReader) -> [Look] {
+        guard let value else { return [] }
+        guard case .object(let members) = value else {
+            reader.report(path, "must be an object of named looks, e.g. {\"failed\": {\"gradient\": \"#ff2020\", \"effect\": \"pulse\"}}")
+            return []
+        }
+        var looks: [Look] = []
+        for member in members.pairs {
+            let lookPath = ConfigReader.join(path, member.key)
+            if Request.builtInLooks.contains(member.key) || !RingLayout.isValidName(member.key) {
+                reader.report(lookPath, "a look's name must be letters, digits, - and _ (not default or none), got \"\(member.key)\"")
+                continue
+            }
+            guard let m = reader.object(member.value, at: lookPath, known: ["gradient", "effect", "period"]) else { continue }
+            let gradient = RingConfig.readGradient(m["gradient"], at: ConfigReader.join(lookPath, "gradient"), into: &reader)
+            var period: Double?
+            if let raw = m["period"] {
+                do throws(RequestError) {
+                    period = try Request.duration(raw, name: "period")
+                } catch {
+                    reader.report(ConfigReader.join(lookPath, "period"), error.message)
+                }
+            }
+            var effect = Effect.none
+            if let text = reader.string(m["effect"], at: ConfigReader.join(lookPath, "effect")) {
+                do throws(RequestError) {
+                    effect = try Request.effect(text, period: period)
+                } catch {
+                    reader.report(ConfigReader.join(lookPath, "effect"), error.message)
+                }
+            }
+            if m["gradient"] == nil && m["effect"] == nil {
+                reader.report(lookPath, "gives neither a gradient nor an effect; add one, e.g. {\"gradient\": \"#ff2020\", \"effect\": \"pulse\"}")
+            }
+            looks.append(Look(name: member.key, gradient: gradient, effect: effect))
+        }
+        return looks
     }
 
     /// Reads everything but the rings.

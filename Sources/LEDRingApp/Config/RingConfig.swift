@@ -6,7 +6,7 @@ import RingRender
 enum RingConfig {
     /// Keys a ring object may have.
     static let keys = ["name", "shape", "leds", "segments", "startLED", "direction", "gradient", "span", "cap",
-                       "capColor", "highlight", "track", "shadow", "laps", "spinner"]
+                       "capColor", "highlight", "track", "shadow", "laps", "spinner", "range", "zones", "look"]
     static let spinnerKeys = ["arc", "period", "reverses", "curve"]
 
     /// Gradients for rings that name none: the activity rings' by name, else in turn.
@@ -104,7 +104,17 @@ enum RingConfig {
         let capColor = reader.color(m["capColor"], at: at("capColor"))
         let highlight = reader.number(m["highlight"], at: at("highlight"), in: 0...1) ?? Double(RingAppearance.defaultHighlight)
         let shadow = reader.number(m["shadow"], at: at("shadow"), in: 0...1) ?? Double(RingAppearance.defaultShadow)
-        let laps = reader.choice(m["laps"], at: at("laps"), as: LapStyle.self) ?? .turn
+        // `"laps": false` stops values at one full lap; true (or a style) keeps lapping.
+        var clampsAtOneLap = false
+        var laps = LapStyle.turn
+        switch m["laps"] {
+        case .bool(let on)?: clampsAtOneLap = !on
+        case let value?: laps = reader.choice(value, at: at("laps"), as: LapStyle.self) ?? .turn
+        case nil: break
+        }
+        let range = readRange(m["range"], at: at("range"), into: &reader)
+        let zones = readZones(m["zones"], at: at("zones"), range: range, into: &reader)
+        let look = reader.string(m["look"], at: at("look"))
         let track = readTrack(m["track"], at: at("track"), into: &reader)
         var spinner = Spinner()
         if let value = m["spinner"], let s = reader.object(value, at: at("spinner"), known: spinnerKeys) {
@@ -120,9 +130,76 @@ enum RingConfig {
             gradient: (gradient ?? defaultGradient(name: name, index: index)).with(span: span),
             track: track ?? .opacity(0.1), cap: cap, capColor: capColor,
             highlight: Float(highlight), shadow: Float(shadow), laps: laps, spinner: spinner)
-        return RingSpec(name: name, shape: shape,
-                        segments: counts.map { Segment(ledCount: $0, startLED: startLED, direction: direction) },
-                        appearance: appearance)
+        var spec = RingSpec(name: name, shape: shape,
+                            segments: counts.map { Segment(ledCount: $0, startLED: startLED, direction: direction) },
+                            appearance: appearance)
+        spec.appearance.zones = zones ?? []
+        spec.range = range
+        spec.clampsAtOneLap = clampsAtOneLap
+        spec.look = look
+        return spec
+    }
+
+    /// `[min, max]` in the ring's own units, min below max.
+    static func readRange(_ value: JSONValue?, at path: String, into reader: inout ConfigReader) -> ValueRange? {
+        guard let value else { return nil }
+        guard let items = reader.array(value, at: path) else { return nil }
+        guard items.count == 2 else {
+            reader.report(path, "must be [min, max] in the ring's units, e.g. [400, 2000]")
+            return nil
+        }
+        let limit = 1e12
+        guard let low = reader.number(items[0], at: "\(path)[0]", in: -limit...limit),
+              let high = reader.number(items[1], at: "\(path)[1]", in: -limit...limit) else { return nil }
+        guard low < high else {
+            reader.report(path, "min \(Request.shown(low)) must be below max \(Request.shown(high)); write [min, max], e.g. [400, 2000]")
+            return nil
+        }
+        return ValueRange(min: low, max: high)
+    }
+
+    /// `[{"upTo": 800, "gradient": "#20ff60"}, …, {"gradient": "#ff2020"}]`: each zone's end in
+    /// the ring's units (laps without a range), rising; the last zone needs no end.
+    static func readZones(_ value: JSONValue?, at path: String, range: ValueRange?,
+                          into reader: inout ConfigReader) -> [ColorZone]? {
+        guard let value else { return nil }
+        guard let items = reader.array(value, at: path) else { return nil }
+        guard !items.isEmpty else {
+            reader.report(path, "must list at least one zone, e.g. [{\"upTo\": 800, \"gradient\": \"#20ff60\"}, {\"gradient\": \"#ff2020\"}]")
+            return nil
+        }
+        var zones: [ColorZone] = []
+        var previous: Double?
+        var bad = false
+        for (i, item) in items.enumerated() {
+            let zonePath = "\(path)[\(i)]"
+            guard let z = reader.object(item, at: zonePath, known: ["upTo", "gradient"]) else { bad = true; continue }
+            let last = i == items.count - 1
+            var end = Double.infinity
+            if let raw = z["upTo"] {
+                if let n = reader.number(raw, at: ConfigReader.join(zonePath, "upTo"), in: -1e12...1e12) {
+                    if let previous, n <= previous {
+                        reader.report(ConfigReader.join(zonePath, "upTo"),
+                                      "\(Request.shown(n)) must be above the zone before it (\(Request.shown(previous))); list zones from low to high")
+                        bad = true
+                    }
+                    previous = n
+                    if !last { end = range?.laps(n) ?? n }
+                } else {
+                    bad = true
+                }
+            } else if !last {
+                reader.report(ConfigReader.join(zonePath, "upTo"), "missing; every zone but the last ends at a value, e.g. \"upTo\": 800")
+                bad = true
+            }
+            if z["gradient"] == nil { reader.report(ConfigReader.join(zonePath, "gradient"), "missing; give a colour \"#rrggbb\" or a list") }
+            if let gradient = readGradient(z["gradient"], at: ConfigReader.join(zonePath, "gradient"), into: &reader) {
+                zones.append(ColorZone(upTo: end, gradient: gradient))
+            } else {
+                bad = true
+            }
+        }
+        return bad ? nil : zones
     }
 
     /// `"#rrggbb"` (one colour), or a list of colours (spread evenly) and `{color, location}` stops.

@@ -11,8 +11,13 @@ extension Daemon {
             if output.retryIfDue(at: now) { needsFrame = true }
             schedule.fps = fps
             schedule.wireInterval = output.minimumFrameInterval
+            // A notification that ended gives the rings back: a frame, and a save without it.
+            if controller.expire(at: now) {
+                needsFrame = true
+                stateDirty = true
+            }
             if schedule.frameDue(at: now) { renderFrame(at: now) }
-            if let line = persistence.saveIfDue(at: now, { controller.saved }) { Log.info(line) }
+            if let line = persistence.saveIfDue(at: now, { controller.saved(wallOffset: WallClock.seconds() - now) }) { Log.info(line) }
             server.closeIdleClients(at: now)
 
             var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
@@ -73,14 +78,14 @@ extension Daemon {
             if wait >= 0 { inputsAt = now + Double(wait) / 1e9 }
         }
         return schedule.pollTimeout(now: now, save: persistence.deadline, retry: output.retryAt,
-                                    idleClient: server.nextIdleDeadline, inputs: inputsAt)
+                                    idleClient: server.nextIdleDeadline, inputs: inputsAt, notice: controller.nextNoticeEnd)
     }
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
     func renderFrame(at now: Double) {
         session.brightness = controller.brightness
         let animating = controller.isAnimating(at: now)
-        let frame = session.render(controller.states, at: now, animating: animating)
+        let frame = session.render(controller, at: now, animating: animating)
         output.show(lightsOn ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
         if !renderer.power.withinBudget && !overBudgetLogged {
@@ -101,7 +106,7 @@ extension Daemon {
 
     /// Writes the targets now; a failure is logged once and retried later, never fatal.
     func saveState(at now: Double) {
-        if let line = persistence.save(controller.saved, at: now) { Log.info(line) }
+        if let line = persistence.save(controller.saved(wallOffset: WallClock.seconds() - now), at: now) { Log.info(line) }
     }
 
     /// One blank frame, power off, socket removed, state saved; exit 0.
@@ -165,14 +170,14 @@ extension Daemon {
         // The command line's colour options stay over the file's, as at start (both sessions'
         // settings have them), so only a brightness edited in the file replaces the running one.
         let brightness = nextSession.settings.brightness != session.settings.brightness ? nextSession.settings.brightness : nil
-        controller = controller.carried(to: next.layout.rings.map(\.name), brightness: brightness)
+        controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness
         let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
         config = next
         needsFrame = true
         stateDirty = true
-        network.remote.updateNames(next.layout.rings.map(\.name))
+        network.remote.updateRings(next.layout)
         network.reload(http: next.http, mqtt: next.mqtt, ringsChanged: ringsChanged)
         publishSnapshot(at: now)
         Log.info("reloaded \(path): rings \(next.layout.rings.map(\.name).joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")

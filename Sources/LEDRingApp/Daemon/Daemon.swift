@@ -109,10 +109,10 @@ final class Daemon {
         schedule = DaemonSchedule(fps: options.fps ?? config.fps)
         // The command line's brightness over the file's, as the frames have it (FrameSettings).
         let brightness = FrameSettings(config: config, color: options.color, fps: options.fps ?? config.fps).brightness
-        controller = Controller(names: config.layout.rings.map(\.name), brightness: brightness)
+        controller = Controller(layout: config.layout, brightness: brightness)
         switch persistence.store.load() {
         case .none: break
-        case .state(let saved): controller.restore(saved, at: now)
+        case .state(let saved): controller.restore(saved, at: now, wallOffset: WallClock.seconds() - now)
         case .corrupt(let reason, let movedTo):
             Log.info("state file \(persistence.store.path): \(reason); "
                      + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")
@@ -133,6 +133,7 @@ final class Daemon {
         do {
             network = NetworkFrontEnds(remote: try DaemonRemote(
                 names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true), system: system))
+            network.remote.updateRings(config.layout)
             server = try ClientServer(listeningOn: socketPath, mode: config.socket.mode, system: system)
         } catch {
             output.close()
@@ -195,6 +196,9 @@ final class Daemon {
                      maxMilliamps: Int(renderer.limiter.maxMilliamps), limitScale: Double(renderer.scale),
                      dithering: schedule.ditherRefreshing, animating: controller.isAnimating(at: now),
                      clients: server.clients.count, uptime: now - started, config: options.configPath,
-                     http: network.httpAddress, mqttConnected: network.mqttConnected)
+                     http: network.httpAddress, mqttConnected: network.mqttConnected,
+                     timersLeft: zip(controller.names, controller.timers).compactMap { name, timer in
+                         timer.map { (name, $0.remaining(at: now)) }
+                     })
     }
 }

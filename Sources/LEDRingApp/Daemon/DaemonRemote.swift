@@ -1,6 +1,7 @@
 import Glibc
 import LEDRingControl
 import LEDSystem
+import RingRender
 import Synchronization
 
 /// The daemon as a `RingControl` for the network front ends, whose threads (libmicrohttpd's,
@@ -27,6 +28,10 @@ final class DaemonRemote: RingControl {
     private struct Shared: ~Copyable {
         var queue: [Pending] = []
         var names: [String]
+        /// Rings that take values in their own units, and the looks: what the controller's
+        /// `validate` checks besides the names.
+        var ranged: Set<String> = []
+        var looks: [String] = []
         var snapshot: RingSnapshot
         var closed = false
         /// Whether callers wait for the loop to apply their command (not while a reload stops
@@ -67,7 +72,8 @@ final class DaemonRemote: RingControl {
     // MARK: RingControl (any thread)
 
     func submit(_ request: Request) throws(RequestError) {
-        try request.validate(rings: shared.withLock { $0.names })
+        let (names, ranged, looks) = shared.withLock { ($0.names, $0.ranged, $0.looks) }
+        try request.validate(rings: names, ranged: ranged, looks: looks)
         try enqueue(request)
     }
 
@@ -108,6 +114,15 @@ final class DaemonRemote: RingControl {
     /// The rings after a config reload.
     func updateNames(_ names: [String]) {
         shared.withLock { $0.names = names }
+    }
+
+    /// The rings, their ranges and the looks of `layout` (at start and after a reload).
+    func updateRings(_ layout: RingLayout) {
+        shared.withLock { s in
+            s.names = layout.rings.map(\.name)
+            s.ranged = Set(layout.rings.filter { $0.range != nil }.map(\.name))
+            s.looks = layout.looks.map(\.name)
+        }
     }
 
     /// Commands queued and not yet taken by the loop.

@@ -1,4 +1,5 @@
 import LEDHardware
+import LEDRingControl
 import RingRender
 
 /// Frames of one layout for one output: builds the renderer once from the colour and power
@@ -50,9 +51,22 @@ struct FrameSession {
 
     /// Renders the frame for `states` at time `t`; `animating` (part of an animation) decides
     /// dithering in `.auto` mode.
-    mutating func render(_ states: [RingState], at t: Double, animating: Bool) -> RenderedFrame {
+    /// `paints` are the rings' looks (none: the configured picture).
+    mutating func render(_ states: [RingState], paints: [RingPaint] = [], at t: Double, animating: Bool) -> RenderedFrame {
         let values = renderer.values(for: states, at: t)
-        renderer.render(values, animating: animating)
+        renderer.render(values, paints: paints, at: t, animating: animating)
+        return described(values, states: states)
+    }
+
+    /// Renders the frame `controller` shows at `t`: its rings' states, looks and notifications.
+    mutating func render(_ controller: Controller, at t: Double, animating: Bool) -> RenderedFrame {
+        if renderer.extraLookNames != controller.noticeLookNames { renderer.setExtraLooks(controller.noticeLooks) }
+        let values = controller.values(renderer.values(for: controller.states, at: t), at: t)
+        renderer.render(values, paints: controller.paints(at: t), at: t, animating: animating)
+        return described(values, states: controller.states)
+    }
+
+    private func described(_ values: [RingValue], states: [RingState]) -> RenderedFrame {
         return RenderedFrame(layout: layout, values: values, states: states, pixels: renderer.frame,
                              frame16: usesHDR ? renderer.frame16 : nil, power: renderer.power)
     }

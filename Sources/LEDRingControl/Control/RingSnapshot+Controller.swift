@@ -9,10 +9,12 @@ extension RingSnapshot {
         let colours = RingSnapshot.ledColors(of: lit, layout: layout)
         var rings: [Ring] = []
         for (index, (name, state)) in zip(controller.names, controller.states).enumerated() {
-            rings.append(Ring(name: name, value: state.shown(at: t), target: state.target,
+            rings.append(Ring(name: name, value: controller.shownValue(of: index, at: t), target: state.target,
                               spinning: state.spinningSince != nil,
                               leds: index < colours.count ? colours[index] : []))
         }
+        for i in rings.indices { rings[i].look = controller.look(of: i) }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
+        looks = controller.looks.map(\.name)
     }
 }

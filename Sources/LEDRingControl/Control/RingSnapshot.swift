@@ -15,6 +15,8 @@ public struct RingSnapshot: Equatable, Sendable {
         /// The current frame's drive levels as `#rrggbb`, from 12 o'clock in the direction of
         /// travel (position order, not chain order), segment after segment.
         public var leds: [String]
+        /// The look it shows (nil: its own picture).
+        public var look: String? = nil
         /// The same LEDs as a screen shows their light (`SRGB.display` of each drive level), in
         /// the same order: what a picture of the ring paints.
         public var display: [String]
@@ -37,6 +39,8 @@ public struct RingSnapshot: Equatable, Sendable {
     public var brightness: Double
     /// Whether the LEDs are on (off shows black whatever the values).
     public var power: Bool
+    /// The looks the config names, which any ring can switch to.
+    public var looks: [String] = []
 
     /// Makes a snapshot.
     public init(rings: [Ring], brightness: Double, power: Bool) {

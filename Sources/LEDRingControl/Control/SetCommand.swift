@@ -8,8 +8,10 @@ public struct SetCommand: Equatable, Sendable {
     /// Longest payload parsed; anything longer is refused unread.
     public static let maxPayloadBytes = 16 * 1024
 
-    /// The value, 0…100 (1 = one lap).
+    /// The value, 0…100 (1 = one lap), or in the ring's own units when it has a range.
     public var value: Double
+    /// Whether it was written as a percentage (a fraction of a lap on every ring).
+    public var percent = false
     /// Transition length in seconds, nil to jump.
     public var duration: Double?
     /// Transition curve, nil for the default.
@@ -27,7 +29,7 @@ public struct SetCommand: Equatable, Sendable {
 
     /// The request this command makes of `ring` (a jump and the default curve unless given).
     public func request(ring: String) -> Request {
-        .set(values: [Request.RingValueUpdate(ring: ring, value: value)], duration: duration ?? 0, curve: curve ?? .easeInOut)
+        .set(values: [Request.RingValueUpdate(ring: ring, value: value, percent: percent)], duration: duration ?? 0, curve: curve ?? .easeInOut)
     }
 
     /// Parses a payload in any of the three forms; `ring` names the value in messages.
@@ -43,7 +45,10 @@ public struct SetCommand: Equatable, Sendable {
             let object = try JSONObject.parse(Array(trimmed.utf8))
             return try parse(object: object, ring: ring)
         }
-        return SetCommand(value: try Request.value(trimmed, for: ring))
+        let update = try Request.update(trimmed, ring: ring)
+        var command = SetCommand(value: update.value)
+        command.percent = update.percent
+        return command
     }
 
     /// Parses a payload given as text.
@@ -57,9 +62,11 @@ public struct SetCommand: Equatable, Sendable {
         guard let raw = object["value"] else {
             throw RequestError("JSON has no \"value\"; send {\"value\":0.8} (1 = one lap) or {\"value\":\"80%\"}")
         }
-        var command = SetCommand(value: try parseValue(raw, name: ring))
+        let update = try parseUpdate(raw, ring: ring)
+        var command = SetCommand(value: update.value)
+        command.percent = update.percent
         if let d = object["duration"] {
-            command.duration = try Request.checkedDuration(d.number, shown: JSONObject.show(d))
+            command.duration = try Request.duration(d)
         }
         if let c = object["curve"] {
             guard case .string(let name) = c else {
@@ -78,6 +85,16 @@ public struct SetCommand: Equatable, Sendable {
             throw RequestError("\(Request.shown(name)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
         }
         return try Request.checkedValue(number, ring: name, shown: JSONValue.format(number))
+    }
+
+    /// A ring's value from a number or a `80%` string as sent (numbers in the ring's own units
+    /// when it has a range), read as the socket reads one; `validate` checks it against the ring.
+    public static func parseUpdate(_ raw: JSONValue, ring: String) throws(RequestError) -> Request.RingValueUpdate {
+        if case .string(let text) = raw { return try Request.update(text, ring: ring) }
+        guard case .number(let number) = raw else {
+            throw RequestError("\(Request.shown(ring)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+        }
+        return Request.RingValueUpdate(ring: ring, value: try Request.checkedFinite(number, ring: ring, shown: JSONValue.format(number)))
     }
 
     /// A brightness from a number or a `50%` string, read and checked as the socket reads one.

@@ -18,6 +18,20 @@ public struct Controller: Sendable {
     public private(set) var brightnessSetAtRunTime = false
     /// Whether the LEDs are lit; off shows black whatever the values (which are kept).
     public private(set) var power = true
+    /// The rings' specs when built from a layout (their ranges, lap clamps and default looks);
+    /// empty when built from names alone (values are then laps).
+    public private(set) var rings: [RingSpec] = []
+    /// The looks a ring may switch to.
+    public private(set) var looks: [Look] = []
+    /// Each ring's look chosen at run time: nil for the ring's own from the config (`default`).
+    public private(set) var lookChoices: [String?]
+    /// When each ring's look was chosen (its effect's time 0).
+    public private(set) var lookSince: [Double]
+    /// Notifications not yet expired (or not yet removed by `expire(at:)`), oldest first.
+    public private(set) var notices: [ActiveNotice] = []
+    /// Each ring's timer, if it has one.
+    public private(set) var timers: [RingTimer?]
+    private var noticeCount = 0
 
     /// What applying a request did.
     public struct Outcome: Equatable, Sendable {
@@ -38,7 +52,126 @@ public struct Controller: Sendable {
         self.names = names
         self.states = Array(repeating: RingState(), count: names.count)
         self.brightness = brightness
+        self.lookChoices = Array(repeating: nil, count: names.count)
+        self.lookSince = Array(repeating: 0, count: names.count)
+        self.timers = Array(repeating: nil, count: names.count)
     }
+
+    /// The rings of `layout`, all at 0, with their ranges and looks.
+    public init(layout: RingLayout, brightness: Double) {
+        self.init(names: layout.rings.map(\.name), brightness: brightness)
+        rings = layout.rings
+        looks = layout.looks
+    }
+
+    /// Checks `request` against these rings, their ranges and looks; nothing changes.
+    public func validate(_ request: Request) throws(RequestError) {
+        try request.validate(rings: names, ranged: Set(rings.filter { $0.range != nil }.map(\.name)), looks: looks.map(\.name))
+    }
+
+    /// The name of the look ring `index` shows (resolving `default` to the config's), or nil.
+    public func look(of index: Int) -> String? {
+        guard index < lookChoices.count else { return nil }
+        let name = lookChoices[index] ?? (index < rings.count ? rings[index].look : nil)
+        guard let name, name != "none", name != "default" else { return nil }
+        return looks.contains { $0.name == name } ? name : nil
+    }
+
+    /// Each ring's look for the renderer, in chain order, without notifications.
+    public var paints: [RingPaint] {
+        names.indices.map { i in
+            RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
+        }
+    }
+
+    /// The notification ring `index` shows at `t`: the highest priority, of those the latest.
+    public func notice(for index: Int, at t: Double) -> ActiveNotice? {
+        guard index < names.count else { return nil }
+        var best: ActiveNotice?
+        for active in notices where active.until > t && active.notice.covers(names[index]) {
+            if let b = best, (b.notice.priority, b.sequence) > (active.notice.priority, active.sequence) { continue }
+            best = active
+        }
+        return best
+    }
+
+    /// The looks colour notifications are drawn with, for `Renderer.extraLooks`: a paint's look
+    /// index past the config's looks points here.
+    public var noticeLooks: [Look] {
+        var seen: [String] = []
+        var out: [Look] = []
+        for active in notices {
+            guard let name = active.notice.colorLookName, !seen.contains(name), let look = active.notice.colorLook else { continue }
+            seen.append(name)
+            out.append(look)
+        }
+        return out
+    }
+
+    /// The names of `noticeLooks`, in the same order, without building their gradients: a
+    /// renderer compares these each frame and asks for the looks only when they change.
+    public var noticeLookNames: [String] {
+        var seen: [String] = []
+        for active in notices {
+            if let name = active.notice.colorLookName, !seen.contains(name) { seen.append(name) }
+        }
+        return seen
+    }
+
+    /// Each ring's look at `t` with notifications over it: what the renderer draws.
+    public func paints(at t: Double) -> [RingPaint] {
+        let extras = noticeLookNames
+        return names.indices.map { i in
+            guard let active = notice(for: i, at: t) else {
+                return RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
+            }
+            if let look = active.notice.look {
+                let chosen = look == "default" ? (i < rings.count ? rings[i].look : nil) : look
+                return RingPaint(look: chosen.flatMap { name in looks.firstIndex { $0.name == name } }, since: active.since)
+            }
+            let name = active.notice.colorLookName
+            return RingPaint(look: extras.firstIndex { $0 == name }.map { looks.count + $0 }, since: active.since)
+        }
+    }
+
+    /// What each ring shows at `t` given what its state shows (`base`, from `Renderer.values`):
+    /// a notification's value replaces it while the notification lasts.
+    public func values(_ base: [RingValue], at t: Double) -> [RingValue] {
+        base.enumerated().map { i, value in
+            let own = i < timers.count ? timers[i].map { RingValue.progress($0.value(at: t)) } ?? value : value
+            return notice(for: i, at: t)?.notice.value.map { RingValue.progress($0) } ?? own
+        }
+    }
+
+    /// The value ring `index` shows at `t`: a notification's, else its timer's, else its own.
+    public func shownValue(of index: Int, at t: Double) -> Double {
+        if let value = notice(for: index, at: t)?.notice.value { return value }
+        if let timer = timers[index] { return timer.value(at: t) }
+        return states[index].shown(at: t)
+    }
+
+    /// Removes notifications that ended by `t`; whether any did (draw a frame, save the state).
+    /// A timer that ran out leaves the ring at its end value (empty, or full with `up`) and
+    /// switches it to its `then` look.
+    public mutating func expire(at t: Double) -> Bool {
+        let before = notices.count
+        notices.removeAll { $0.until <= t }
+        var changed = notices.count != before
+        for i in timers.indices {
+            guard let timer = timers[i], let end = timer.end, end <= t else { continue }
+            states[i].set(timer.up ? 1 : 0, at: end)
+            if let then = timer.then {
+                lookChoices[i] = then == "default" ? nil : then
+                lookSince[i] = end
+            }
+            timers[i] = nil
+            changed = true
+        }
+        return changed
+    }
+
+    /// When the next notification or timer ends: a deadline for the daemon's schedule (no polling).
+    public var nextNoticeEnd: Double? { (notices.map(\.until) + timers.compactMap { $0?.end }).min() }
 
     /// Applies `request` at time `t`; `status` is asked only for a status request.
     public mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
@@ -51,11 +184,42 @@ public struct Controller: Sendable {
 
     private mutating func perform(_ request: Request, at t: Double,
                                   status: () -> StatusReport) throws(RequestError) -> Outcome {
-        try request.validate(rings: names)
+        try validate(request)
         switch request {
         case .set(let values, let duration, let curve):
             for update in values {
-                states[try Request.index(of: update.ring, in: names)].set(update.value, at: t, duration: duration, curve: curve)
+                let i = try Request.index(of: update.ring, in: names)
+                let laps = i < rings.count ? rings[i].laps(update.value, percent: update.percent) : update.value
+                states[i].set(laps, at: t, duration: duration, curve: curve)
+            }
+        case .notify(let notice):
+            // A later one of equal priority over the same rings replaces the earlier.
+            notices.removeAll { $0.notice.priority == notice.priority && Set($0.notice.rings) == Set(notice.rings) }
+            noticeCount += 1
+            notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
+        case .clearNotices:
+            notices = []
+        case .timer(let ring, let action):
+            let i = try Request.index(of: ring, in: names)
+            switch action {
+            case .start(let duration, let up, let then):
+                timers[i] = RingTimer(start: t, duration: duration, up: up, then: then)
+            case .pause:
+                guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to pause; start one with timer \(ring) 25m") }
+                if timer.pausedAt == nil { timer.pausedAt = t }
+                timers[i] = timer
+            case .resume:
+                guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to resume; start one with timer \(ring) 25m") }
+                if let paused = timer.pausedAt { timer.start += t - paused; timer.pausedAt = nil }
+                timers[i] = timer
+            case .cancel:
+                timers[i] = nil
+            }
+        case .look(let ringNames, let name):
+            for ring in ringNames {
+                let i = try Request.index(of: ring, in: names)
+                lookChoices[i] = name == "default" ? nil : name
+                lookSince[i] = t
             }
         case .get:
             return Outcome(reply: report(at: t), changed: false)
@@ -89,30 +253,93 @@ public struct Controller: Sendable {
         .rings(zip(names, states).map { name, state in
             Reply.RingReport(name: name, shown: state.shown(at: t), target: state.target,
                              spinning: state.spinningSince != nil)
+        }.enumerated().map { i, report in
+            var report = report
+            report.look = look(of: i)
+            report.timerLeft = timers[i].map { $0.remaining(at: t) }
+            report.shown = shownValue(of: i, at: t)
+            return report
         }, brightness: brightness)
     }
 
     /// Whether any ring moves after `t` (a transition or a spinner).
     public func isAnimating(at t: Double) -> Bool {
-        states.contains { $0.isAnimating(at: t) }
+        states.contains { $0.isAnimating(at: t) } || names.indices.contains { i in
+            // A look without an effect (or a finished flash) asks for no more frames.
+            guard let name = look(of: i), let look = looks.first(where: { $0.name == name }) else { return false }
+            return look.effect.isAnimating(at: t - lookSince[i])
+        } || timers.contains { $0?.end.map { t < $0 } ?? false } || names.indices.contains { i in
+            guard let active = notice(for: i, at: t) else { return false }
+            let effect = active.notice.color != nil ? active.notice.effect
+                : looks.first { $0.name == active.notice.look }?.effect ?? .none
+            return effect.isAnimating(at: t - active.since)
+        }
     }
 
-    /// What survives a restart: targets, spinners and brightness.
-    public var saved: SavedState {
+    /// What survives a restart: targets, spinners, brightness, looks (notifications are saved
+    /// by `saved(wallOffset:)`, which knows the wall clock).
+    public var saved: SavedState { saved(wallOffset: nil) }
+
+    /// What survives a restart, with each notification's end on the wall clock: `wallOffset` is
+    /// wall-clock time minus this controller's (monotonic) time now; nil leaves notifications out.
+    public func saved(wallOffset: Double?) -> SavedState {
+        var state = savedValues
+        if let wallOffset {
+            state.notices = notices.map { SavedState.SavedNotice(notice: $0.notice, until: $0.until + wallOffset) }
+            for (i, name) in names.enumerated() {
+                guard var timer = timers[i] else { continue }
+                // Wall-clock start; a paused one keeps how far it got instead.
+                timer.start += wallOffset
+                if let paused = timer.pausedAt { timer.pausedAt = paused + wallOffset }
+                state.timers[name] = timer
+            }
+        }
+        return state
+    }
+
+    private var savedValues: SavedState {
         var values: [String: Double] = [:]
         var spinning: [String] = []
         for (name, state) in zip(names, states) {
             values[name] = state.target
             if state.spinningSince != nil { spinning.append(name) }
         }
-        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil)
+        var chosen: [String: String] = [:]
+        for (i, name) in names.enumerated() { if let look = lookChoices[i] { chosen[name] = look } }
+        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil,
+                          looks: chosen)
     }
 
     /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
-    public mutating func restore(_ saved: SavedState, at t: Double) {
+    /// Notifications come back with the time they had left (`wallOffset`: wall-clock time minus
+    /// `t` now); ended ones, and ones naming rings or looks this config lacks, are dropped.
+    public mutating func restore(_ saved: SavedState, at t: Double, wallOffset: Double? = nil) {
+        if let wallOffset {
+            for (i, name) in names.enumerated() {
+                guard var timer = saved.timers[name] else { continue }
+                timer.start -= wallOffset
+                if let paused = timer.pausedAt {
+                    // Paused: as far as it got, paused now.
+                    timer.start = t - (paused - wallOffset - timer.start)
+                    timer.pausedAt = t
+                }
+                if let then = timer.then, !(Request.builtInLooks.contains(then) || looks.contains { $0.name == then }) { timer.then = nil }
+                timers[i] = timer
+            }
+            for s in saved.notices where s.until - wallOffset > t {
+                guard (try? Request.checkedNotice(s.notice, rings: names, looks: looks.map(\.name))) != nil else { continue }
+                noticeCount += 1
+                notices.append(ActiveNotice(notice: s.notice, since: t, until: s.until - wallOffset, sequence: noticeCount))
+            }
+        }
         for (i, name) in names.enumerated() {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
             if saved.spinning.contains(name) { states[i].spin(at: t) }
+            // A look the config no longer has is dropped: the ring shows its own again.
+            if let look = saved.looks[name], Request.builtInLooks.contains(look) || looks.contains(where: { $0.name == look }) {
+                lookChoices[i] = look
+                lookSince[i] = t
+            }
         }
         if let b = saved.brightness {
             brightness = b
@@ -129,6 +356,32 @@ public struct Controller: Sendable {
         next.power = power
         for (i, name) in newNames.enumerated() {
             if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
+        }
+        return next
+    }
+
+    /// The same values and looks on a new layout (after a config reload): `carried(to:)` by
+    /// name, and each look chosen at run time kept while the new config still has it.
+    public func carried(to layout: RingLayout, brightness newBrightness: Double? = nil) -> Controller {
+        var next = carried(to: layout.rings.map(\.name), brightness: newBrightness)
+        next.rings = layout.rings
+        next.looks = layout.looks
+        // Timers and notifications run on; ones naming rings or looks the new config lacks end.
+        let lookNames = layout.looks.map(\.name)
+        next.notices = notices.filter { (try? Request.checkedNotice($0.notice, rings: next.names, looks: lookNames)) != nil }
+        next.noticeCount = noticeCount
+        for (i, name) in next.names.enumerated() {
+            if let old = names.firstIndex(of: name), var timer = timers[old] {
+                if let then = timer.then, !(Request.builtInLooks.contains(then) || lookNames.contains(then)) { timer.then = nil }
+                next.timers[i] = timer
+            }
+        }
+        for (i, name) in next.names.enumerated() {
+            guard let old = names.firstIndex(of: name), let look = lookChoices[old] else { continue }
+            if Request.builtInLooks.contains(look) || layout.looks.contains(where: { $0.name == look }) {
+                next.lookChoices[i] = look
+                next.lookSince[i] = lookSince[old]
+            }
         }
         return next
     }

@@ -19,6 +19,10 @@ public enum Reply: Equatable, Sendable {
         public var target: Double
         /// Whether it shows the spinner.
         public var spinning: Bool
+        /// The look it shows, if any.
+        public var look: String? = nil
+        /// Seconds its timer has left, if it has one.
+        public var timerLeft: Double? = nil
 
         /// A ring's report.
         public init(name: String, shown: Double, target: Double, spinning: Bool) {
@@ -42,8 +46,11 @@ public enum Reply: Equatable, Sendable {
             return JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).jsonText
         case .rings(let rings, let brightness):
             let list = rings.map { ring in
-                JSONValue.object([("name", .string(ring.name)), ("shown", .number(ring.shown)),
-                                  ("target", .number(ring.target)), ("spinning", .bool(ring.spinning))])
+                var members: [(String, JSONValue)] = [("name", .string(ring.name)), ("shown", .number(ring.shown)),
+                                                      ("target", .number(ring.target)), ("spinning", .bool(ring.spinning))]
+                if let look = ring.look { members.append(("look", .string(look))) }
+                if let left = ring.timerLeft { members.append(("timerLeft", .number((left * 10).rounded() / 10))) }
+                return JSONValue.object(members)
             }
             return JSONValue.object([("ok", .bool(true)), ("rings", .array(list)), ("brightness", .number(brightness))]).jsonText
         case .status(let status):

@@ -11,7 +11,9 @@ extension Request {
         func list(_ names: [String]) -> JSONValue { .array(names.map(JSONValue.string)) }
         switch self {
         case .set(let values, let duration, let curve):
-            let rings = JSONValue.object(values.map { ($0.ring, JSONValue.number($0.value)) })
+            let rings = JSONValue.object(values.map {
+                ($0.ring, $0.percent ? JSONValue.string(Request.shown($0.value * 100) + "%") : JSONValue.number($0.value))
+            })
             return .object([("verb", .string("set")), ("rings", rings), ("duration", .number(duration)),
                             ("curve", .string(curve.rawValue))])
         case .get: return .object([("verb", .string("get"))])
@@ -22,6 +24,10 @@ extension Request {
         case .brightness(let value): return .object([("verb", .string("brightness")), ("value", .number(value))])
         case .status: return .object([("verb", .string("status"))])
         case .power(let on): return .object([("verb", .string("power")), ("on", .bool(on))])
+        case .notify(let notice): return Request.noticeJSON(notice)
+        case .timer(let ring, let action): return Request.timerJSON(ring: ring, action)
+        case .clearNotices: return .object([("verb", .string("notify")), ("clear", .bool(true))])
+        case .look(let rings, let name): return .object([("verb", .string("look")), ("rings", list(rings)), ("look", .string(name))])
         }
     }
 }

@@ -11,6 +11,9 @@ extension Request {
         "brightness": ["verb", "value"],
         "status": ["verb"],
         "power": ["verb", "on"],
+        "look": ["verb", "rings", "look"],
+        "timer": ["verb", "ring", "duration", "up", "then", "action"],
+        "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear"],
     ]
 
     /// `{"verb":"set","rings":{"move":0.8},"duration":1.5,"curve":"easeInOut"}`,
@@ -35,7 +38,9 @@ extension Request {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw RequestError("\(verb): unknown key \"\(unknown)\"; a \(verb) request has \(known.joined(separator: ", "))")
         }
-        let duration = try optionalNumber(members["duration"], name: "duration")
+        if verb == "notify" { return try parseNotifyJSON(members) }
+        if verb == "timer" { return try parseTimerJSON(members) }
+        let duration = try members["duration"].map { (d) throws(RequestError) in try Request.duration(d) }
         var curve = Curve.easeInOut
         if let value = members["curve"] {
             guard case .string(let text) = value else { throw RequestError("curve \(value.shown): must be a string like \"spring\"") }
@@ -49,17 +54,17 @@ extension Request {
             var values: [RingValueUpdate] = []
             for member in rings.sortedByKey {
                 let name = member.key
-                guard case .number(let n) = member.value else {
-                    throw RequestError("\(name) \(member.value.shown): must be a number 0…100 (1 = one lap)")
+                switch member.value {
+                case .number(let n): values.append(RingValueUpdate(ring: name, value: try checkedFinite(n, ring: name, shown: JSONValue.format(n))))
+                case .string(let text) where ProgressText.isPercent(text): values.append(try Request.update(text, ring: name))
+                default: throw RequestError("\(name) \(member.value.shown): must be a number 0…100 (1 = one lap) or a percentage like \"80%\"")
                 }
-                values.append(RingValueUpdate(ring: name, value: try checkedValue(n, ring: name, shown: JSONValue.format(n))))
             }
-            let seconds = try duration.map { (d) throws(RequestError) in try Request.checkedDuration(d, shown: JSONValue.format(d)) } ?? 0
+            let seconds = duration ?? 0
             return .set(values: values, duration: seconds, curve: curve)
         case "reset":
-            let seconds = try duration.map { (d) throws(RequestError) in try Request.checkedDuration(d, shown: JSONValue.format(d)) }
-            return .reset(duration: seconds ?? defaultResetDuration, curve: curve)
-        case "spin", "stop":
+            return .reset(duration: duration ?? defaultResetDuration, curve: curve)
+        case "spin", "stop", "look":
             var names: [String] = []
             switch members["rings"] {
             case nil: break
@@ -72,6 +77,12 @@ extension Request {
             case let other?: throw RequestError("\(verb): \"rings\" must list ring names, got \(other.shown)")
             }
             if verb == "spin" && names.isEmpty { throw RequestError("spin: name the ring(s), e.g. {\"verb\":\"spin\",\"rings\":[\"stand\"]}") }
+            if verb == "look" {
+                guard !names.isEmpty, case .string(let look)? = members["look"] else {
+                    throw RequestError("look: give \"rings\" and \"look\", e.g. {\"verb\":\"look\",\"rings\":[\"build\"],\"look\":\"failed\"}")
+                }
+                return .look(rings: names, name: look)
+            }
             return verb == "spin" ? .spin(rings: names) : .stop(rings: names)
         case "brightness":
             guard let value = try optionalNumber(members["value"], name: "brightness") else {

@@ -30,9 +30,9 @@ extension Request {
                 }
                 let text = rest[i + 1]
                 switch key {
-                case "duration": duration = try Request.checkedDuration(Double(text), shown: text)
+                case "duration": duration = try Request.duration(text)
                 case "curve": curve = try Request.curve(text)
-                default: values.append(RingValueUpdate(ring: key, value: try Request.value(text, for: key)))
+                default: values.append(try Request.update(text, ring: key))
                 }
                 i += 2
             }
@@ -45,7 +45,7 @@ extension Request {
             while i < rest.count {
                 guard i + 1 < rest.count else { throw RequestError("reset: \"\(Request.shown(rest[i]))\" needs a value, e.g. reset duration 1") }
                 switch rest[i] {
-                case "duration": duration = try Request.checkedDuration(Double(rest[i + 1]), shown: rest[i + 1])
+                case "duration": duration = try Request.duration(rest[i + 1])
                 case "curve": curve = try Request.curve(rest[i + 1])
                 default: throw RequestError("reset: unknown option \"\(Request.shown(rest[i]))\"; use reset [duration S] [curve C]")
                 }
@@ -66,6 +66,13 @@ extension Request {
             case "off": return .power(false)
             default: throw RequestError("power: give on or off, e.g. power off")
             }
+        case "notify":
+            return try Request.parseNotify(rest, json: false)
+        case "timer":
+            return try Request.parseTimer(rest)
+        case "look":
+            guard rest.count >= 2 else { throw RequestError("look: give the ring(s) and a look, e.g. look build failed (default: the config's)") }
+            return .look(rings: Array(rest.dropLast()), name: rest[rest.count - 1])
         case "get", "status":
             guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status

@@ -11,12 +11,19 @@ extension Request {
 
     /// Checks the whole request against the rings called `names` before anything changes: every
     /// ring exists, every value is in 0…100 laps, the duration in 0…3600 s, the brightness 0…1.
-    public func validate(rings names: [String]) throws(RequestError) {
+    /// Rings in `ranged` take values in their own units (any finite number); `looks` names the
+    /// looks a `look` request may choose.
+    public func validate(rings names: [String], ranged: Set<String> = [], looks: [String] = []) throws(RequestError) {
         switch self {
         case .set(let values, let duration, _):
             for update in values {
                 _ = try Request.index(of: update.ring, in: names)
-                _ = try Request.checkedValue(update.value, ring: update.ring)
+                if update.percent || !ranged.contains(update.ring) {
+                    _ = try Request.checkedValue(update.value, ring: update.ring,
+                                                 shown: update.percent ? Request.shown(update.value * 100) + "%" : nil)
+                } else {
+                    _ = try Request.checkedFinite(update.value, ring: update.ring)
+                }
             }
             _ = try Request.checkedDuration(duration)
         case .reset(let duration, _):
@@ -25,6 +32,20 @@ extension Request {
             for ring in rings { _ = try Request.index(of: ring, in: names) }
         case .brightness(let value):
             _ = try Request.checkedBrightness(value)
+        case .notify(let notice):
+            try Request.checkedNotice(notice, rings: names, looks: looks)
+        case .clearNotices:
+            break
+        case .timer(let ring, let action):
+            _ = try Request.index(of: ring, in: names)
+            if case .start(let duration, _, let then) = action {
+                guard duration > 0 else { throw RequestError("timer: \(DurationText.format(duration)) must be longer than 0, e.g. timer focus 25m") }
+                _ = try Request.checkedDuration(duration, shown: DurationText.format(duration), limit: RingTimer.maxDuration, name: "timer")
+                if let then { _ = try Request.checkedLook(then, in: looks) }
+            }
+        case .look(let rings, let name):
+            for ring in rings { _ = try Request.index(of: ring, in: names) }
+            _ = try Request.checkedLook(name, in: looks)
         case .get, .status, .power:
             break
         }
@@ -49,11 +70,74 @@ extension Request {
         return value
     }
 
-    /// `value` when it is seconds in 0…3600; nil (not a number) is refused too.
-    public static func checkedDuration(_ value: Double?, shown: String? = nil) throws(RequestError) -> Double {
-        guard let value, value.isFinite, value >= 0, value <= maxDuration else {
+    /// `value` when it is a finite number: a value in a ring's own units (`"range"`).
+    public static func checkedFinite(_ value: Double, ring: String, shown: String? = nil) throws(RequestError) -> Double {
+        guard value.isFinite else {
+            throw RequestError("\(Request.shown(ring)) \(Request.shown(shown ?? Request.shown(value))): must be a finite number: laps (0.8), a percentage (80%) or the ring's own units when it has a range")
+        }
+        return value
+    }
+
+    /// A notification whose rings and look exist, with one of a look and a colour, a value in
+    /// 0…100 laps, a duration above 0 and at most a day, a priority in -100…100.
+    public static func checkedNotice(_ notice: Notice, rings names: [String], looks: [String]) throws(RequestError) {
+        for ring in notice.rings { _ = try index(of: ring, in: names) }
+        switch (notice.look, notice.color) {
+        case (let look?, nil): _ = try checkedLook(look, in: looks)
+        case (nil, _?): break
+        default: throw RequestError("notify: give a look or a colour (not both), e.g. notify build look failed for 30s or notify color #ff2020 effect pulse for 1m")
+        }
+        if let value = notice.value { _ = try checkedValue(value, ring: "value") }
+        guard notice.duration > 0 else {
+            throw RequestError("notify: for \(DurationText.format(notice.duration)): must be longer than 0, e.g. for 30s")
+        }
+        _ = try checkedDuration(notice.duration, shown: DurationText.format(notice.duration), limit: Notice.maxDuration, name: "for")
+        guard Notice.priorities.contains(notice.priority) else {
+            throw RequestError("priority \(notice.priority): must be -100…100 (higher wins), e.g. priority 10")
+        }
+    }
+
+    /// A colour written `#rrggbb`.
+    public static func color(_ text: String) throws(RequestError) -> RGB8 {
+        guard text.hasPrefix("#"), let color = RGB8(hex: text) else {
+            throw RequestError("color \"\(Request.shown(text))\": must be \"#rrggbb\", e.g. #ff2020")
+        }
+        return color
+    }
+
+    /// Names every look request may use besides the config's: the ring's own look, and none.
+    public static let builtInLooks = ["default", "none"]
+
+    /// `name` when it is a look in `looks` or a built-in one.
+    public static func checkedLook(_ name: String, in looks: [String]) throws(RequestError) -> String {
+        guard builtInLooks.contains(name) || looks.contains(name) else {
+            let known = looks.isEmpty ? "the config defines no looks; add \"looks\": {\"\(Request.shown(name))\": {\"gradient\": \"#ff2020\"}}"
+                                      : "the looks are \((looks + builtInLooks).joined(separator: ", "))"
+            throw RequestError("no look called \"\(Request.shown(name))\"; \(known)")
+        }
+        return name
+    }
+
+    /// A ring's value from text as sent: a percentage (`80%`, a fraction of a lap, checked
+    /// 0…100 laps) or a number (laps, or the ring's own units; checked by `validate`).
+    public static func update(_ text: String, ring: String) throws(RequestError) -> RingValueUpdate {
+        guard let value = ProgressText.parse(text) else {
+            throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+        }
+        if ProgressText.isPercent(text) {
+            return RingValueUpdate(ring: ring, value: try checkedValue(value, ring: ring, shown: text), percent: true)
+        }
+        return RingValueUpdate(ring: ring, value: try checkedFinite(value, ring: ring, shown: text))
+    }
+
+    /// `value` when it is seconds in 0…`limit` (3600 for a transition); nil (not a number) is
+    /// refused too. `name` says which duration it is in the message (`duration`, `for`).
+    public static func checkedDuration(_ value: Double?, shown: String? = nil, limit: Double = maxDuration,
+                                       name: String = "duration") throws(RequestError) -> Double {
+        guard let value, value.isFinite, value >= 0, value <= limit else {
             let text = shown ?? value.map { Request.shown($0) } ?? "?"
-            throw RequestError("duration \(Request.shown(text)): must be seconds from 0 to 3600, e.g. 1.5")
+            let most = limit == maxDuration ? "3600" : "\(Request.shown(limit)) (\(DurationText.format(limit)))"
+            throw RequestError("\(name) \(Request.shown(text)): must be seconds from 0 to \(most), e.g. 1.5, 90s or 1m30s")
         }
         return value
     }

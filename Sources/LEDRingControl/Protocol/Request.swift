@@ -20,18 +20,31 @@ public enum Request: Equatable, Sendable {
     case status
     /// LEDs on or off; off shows black and switches the supply off, the values are kept.
     case power(Bool)
+    /// Switches rings to a named look from the config (`default`: the ring's own from the
+    /// config; `none`: no look at all).
+    case look(rings: [String], name: String)
+    /// Shows a notification over rings until it expires (`notify --clear`: `clearNotices`).
+    case notify(Notice)
+    /// Ends every notification at once.
+    case clearNotices
+    /// Starts, pauses, resumes or cancels a ring's timer.
+    case timer(ring: String, TimerAction)
 
     /// A ring's new value.
     public struct RingValueUpdate: Equatable, Sendable {
         /// The ring's name.
         public var ring: String
-        /// Its value (1 = one lap), finite, 0…100.
+        /// Its value as sent: laps (1 = one lap, 0…100), or the ring's own units when it has a
+        /// `range`; a percentage is always a fraction of a lap.
         public var value: Double
+        /// Whether it was written as a percentage (`80%`), which means laps on every ring.
+        public var percent: Bool
 
         /// A ring and its value.
-        public init(ring: String, value: Double) {
+        public init(ring: String, value: Double, percent: Bool = false) {
             self.ring = ring
             self.value = value
+            self.percent = percent
         }
     }
 
@@ -42,7 +55,7 @@ public enum Request: Equatable, Sendable {
     /// How long `reset` takes when no duration is given.
     public static let defaultResetDuration = 1.0
     /// The verbs, for messages.
-    public static let verbs = "set, get, reset, spin, stop, brightness, power, status"
+    public static let verbs = "set, get, reset, spin, stop, brightness, power, look, notify, timer, status"
 
     /// Parses one line: a JSON object when it starts with `{`, else the text form
     /// (`set move 0.8 exercise 40% duration 1.5 curve spring`).
@@ -72,5 +85,10 @@ extension Request {
     public static func set(_ values: [String: Double], duration: Double = 0, curve: Curve = .easeInOut) -> Request {
         .set(values: values.sorted { $0.key < $1.key }.map { RingValueUpdate(ring: $0.key, value: $0.value) },
              duration: duration, curve: curve)
+    }
+
+    /// A `set` of `updates` applied in ring name order, for front ends that receive a map.
+    public static func set(_ updates: [String: RingValueUpdate], duration: Double = 0, curve: Curve = .easeInOut) -> Request {
+        .set(values: updates.sorted { $0.key < $1.key }.map { $0.value }, duration: duration, curve: curve)
     }
 }

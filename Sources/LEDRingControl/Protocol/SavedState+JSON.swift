@@ -8,6 +8,24 @@ extension SavedState {
         if let brightness { members.append(("brightness", .number(brightness))) }
         members.append(("rings", .object(rings.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.number($0.value)) })))
         members.append(("spinning", .array(spinning.map(JSONValue.string))))
+        // Only when there are any, so a state without looks is the same bytes as before.
+        if !looks.isEmpty {
+            members.append(("looks", .object(looks.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })))
+        }
+        if !timers.isEmpty {
+            members.append(("timers", .object(timers.sorted { $0.key < $1.key }.map { name, timer in
+                var m: [(String, JSONValue)] = [("start", .number(timer.start)), ("duration", .number(timer.duration)), ("up", .bool(timer.up))]
+                if let paused = timer.pausedAt { m.append(("pausedAt", .number(paused))) }
+                if let then = timer.then { m.append(("then", .string(then))) }
+                return (name, JSONValue.object(m))
+            })))
+        }
+        if !notices.isEmpty {
+            members.append(("notices", .array(notices.map { saved in
+                guard case .object(let pairs) = Request.noticeJSON(saved.notice) else { return JSONValue.null }
+                return JSONValue.object(pairs.pairs.filter { $0.key != "verb" }.map { ($0.key, $0.value) } + [("until", .number(saved.until))])
+            })))
+        }
         return .object(members)
     }
 
@@ -43,6 +61,45 @@ extension SavedState {
         case .number(let value)?: brightness = value
         case let other?: throw JSONProblem(path: "brightness", message: "must be a number, got \(other.shown)")
         }
-        self.init(rings: rings, spinning: spinning, brightness: brightness)
+        var looks: [String: String] = [:]
+        switch members["looks"] {
+        case nil, .null?: break
+        case .object(let items)?:
+            for member in items.pairs {
+                guard case .string(let look) = member.value else {
+                    throw JSONProblem(path: "looks.\(member.key)", message: "must be a look name, got \(member.value.shown)")
+                }
+                looks[member.key] = look
+            }
+        case let other?: throw JSONProblem(path: "looks", message: "must be an object of ring names and looks, got \(other.shown)")
+        }
+        self.init(rings: rings, spinning: spinning, brightness: brightness, looks: looks)
+        if case .object(let items)? = members["timers"] {
+            for member in items.pairs {
+                guard case .object(let m) = member.value, case .number(let start)? = m["start"], case .number(let duration)? = m["duration"],
+                      duration > 0, duration <= RingTimer.maxDuration else {
+                    throw JSONProblem(path: "timers.\(member.key)", message: "must be a timer with start and duration")
+                }
+                var paused: Double?
+                if case .number(let p)? = m["pausedAt"] { paused = p }
+                var then: String?
+                if case .string(let name)? = m["then"] { then = name }
+                timers[member.key] = RingTimer(start: start, duration: duration, up: m["up"] == .bool(true), pausedAt: paused, then: then)
+            }
+        }
+        if case .array(let items)? = members["notices"] {
+            for (i, item) in items.enumerated() {
+                guard case .object(let m) = item, case .number(let until)? = m["until"] else {
+                    throw JSONProblem(path: "notices[\(i)]", message: "must be a notification with \"until\"")
+                }
+                do throws(RequestError) {
+                    if case .notify(let notice) = try Request.parseNotifyJSON(m) {
+                        notices.append(SavedNotice(notice: notice, until: until))
+                    }
+                } catch {
+                    throw JSONProblem(path: "notices[\(i)]", message: error.message)
+                }
+            }
+        }
     }
 }

@@ -40,12 +40,16 @@ public struct StatusReport: Equatable, Sendable {
     public var http: String? = nil
     /// Whether the MQTT bridge is connected to its broker, when it runs.
     public var mqttConnected: Bool? = nil
+    /// Seconds each ring's timer has left, by ring name (rings without one are not listed).
+    public var timersLeft: [(String, Double)] = []
+
+    public static func == (a: StatusReport, b: StatusReport) -> Bool { a.jsonLine == b.jsonLine }
 
     /// A status report.
     public init(driver: String, device: String?, driverUp: Bool, leds: Int, fps: Double, frameInterval: Double,
                 framesSent: Int, errors: Int, lastError: String?, estimatedMilliamps: Double, maxMilliamps: Int?,
                 limitScale: Double = 1, dithering: Bool = false, animating: Bool, clients: Int, uptime: Double,
-                config: String?, http: String? = nil, mqttConnected: Bool? = nil) {
+                config: String?, http: String? = nil, mqttConnected: Bool? = nil, timersLeft: [(String, Double)] = []) {
         self.driver = driver
         self.device = device
         self.driverUp = driverUp
@@ -65,6 +69,7 @@ public struct StatusReport: Equatable, Sendable {
         self.config = config
         self.http = http
         self.mqttConnected = mqttConnected
+        self.timersLeft = timersLeft
     }
 
     /// The status as one JSON line.
@@ -85,6 +90,9 @@ public struct StatusReport: Equatable, Sendable {
         // Only when configured, so a daemon without them reports exactly what it did before.
         if let http { members.append(("http", .string(http))) }
         if let mqttConnected { members.append(("mqtt", .bool(mqttConnected))) }
+        if !timersLeft.isEmpty {
+            members.append(("timers", .object(timersLeft.map { ($0.0, JSONValue.number(($0.1 * 10).rounded() / 10)) })))
+        }
         return JSONValue.object(members).jsonText
     }
 }

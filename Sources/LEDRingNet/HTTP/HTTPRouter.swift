@@ -76,6 +76,15 @@ public struct HTTPRouter: Sendable {
         case let p where p.count == 2 && p[0] == "rings":
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
             return .response(apply { () throws(RequestError) in try SetCommand.parse(request.body, ring: p[1]).request(ring: p[1]) })
+        case ["notify"]:
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RequestError) in try notify(request.body) })
+        case let p where p.count == 3 && p[0] == "rings" && p[2] == "look":
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RequestError) in .look(rings: [p[1]], name: try lookName(request.body)) })
+        case let p where p.count == 3 && p[0] == "rings" && p[2] == "timer":
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RequestError) in try timer(request.body, ring: p[1]) })
         case let p where p.count == 3 && p[0] == "rings" && (p[2] == "spin" || p[2] == "stop"):
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
             return .response(apply { () throws(RequestError) in p[2] == "spin" ? .spin(rings: [p[1]]) : .stop(rings: [p[1]]) })
@@ -106,13 +115,39 @@ public struct HTTPRouter: Sendable {
         guard let raw = object["values"]?.members, !raw.isEmpty else {
             throw RequestError("send {\"values\":{\"move\":0.5,\"stand\":\"80%\"}} with at least one ring")
         }
-        var values: [String: Double] = [:]
-        for member in raw.pairs { values[member.key] = try SetCommand.parseValue(member.value, name: member.key) }
+        var values: [String: Request.RingValueUpdate] = [:]
+        for member in raw.pairs { values[member.key] = try SetCommand.parseUpdate(member.value, ring: member.key) }
         var rest = object.members
         rest["values"] = nil
         rest["value"] = .number(0)
         let timing = try SetCommand.parse(object: JSONObject(members: rest))
         return .set(values, duration: timing.duration ?? 0, curve: timing.curve ?? .easeInOut)
+    }
+
+    /// `failed` or `{"look":"failed"}`.
+    private func lookName(_ body: [UInt8]) throws(RequestError) -> String {
+        let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
+        guard text.hasPrefix("{") else { return text }
+        let object = try JSONObject.parse(body)
+        try object.onlyKeys(["look"])
+        guard case .string(let name)? = object["look"] else { throw RequestError("send {\"look\":\"failed\"} or the name alone") }
+        return name
+    }
+
+    /// The socket's notify object without `verb`: `{"rings":["build"],"look":"failed","for":"30s"}`.
+    private func notify(_ body: [UInt8]) throws(RequestError) -> Request {
+        let object = try JSONObject.parse(body)
+        try object.onlyKeys((Request.jsonKeys["notify"] ?? []).filter { $0 != "verb" })
+        return try Request.parseNotifyJSON(object.members)
+    }
+
+    /// `{"duration":"25m","up":false,"then":"done"}` or `{"action":"pause"}`.
+    private func timer(_ body: [UInt8], ring: String) throws(RequestError) -> Request {
+        let object = try JSONObject.parse(body)
+        try object.onlyKeys(["duration", "up", "then", "action"])
+        var members = object.members
+        members["ring"] = .string(ring)
+        return try Request.parseTimerJSON(members)
     }
 
     private func brightness(_ body: [UInt8]) throws(RequestError) -> Double {

@@ -127,8 +127,10 @@ public final class MQTTBridge: Sendable {
         subscribe(topics.subscriptions)
         _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
         if settings.discovery {
-            let rings = control.snapshot().rings.map(\.name)
-            for message in MQTTDiscovery.messages(settings: settings, rings: rings) { _ = publish(message) }
+            let snapshot = control.snapshot()
+            for message in MQTTDiscovery.messages(settings: settings, rings: snapshot.rings.map(\.name), looks: snapshot.looks) {
+                _ = publish(message)
+            }
         }
         // The snapshot is taken under the lock that `changed` also takes, so whichever runs last
         // publishes the newest state (a snapshot taken before the lock could be older than one a

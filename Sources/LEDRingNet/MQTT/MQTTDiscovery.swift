@@ -5,7 +5,8 @@ import LEDJSON
 public enum MQTTDiscovery {
     /// The retained config messages for `rings` (publish them on every connect; an empty payload
     /// on the same topic would remove an entity).
-    public static func messages(settings: MQTTSettings, rings: [String]) -> [MQTTMessage] {
+    /// With `looks`, each ring also gets a `select` of them (`default`, `none` and the config's).
+    public static func messages(settings: MQTTSettings, rings: [String], looks: [String] = []) -> [MQTTMessage] {
         let topics = MQTTTopics(settings: settings)
         let node = settings.device
         let device = JSONValue.object([
@@ -41,6 +42,22 @@ public enum MQTTDiscovery {
             ])
             return MQTTMessage(topic: "\(settings.discoveryPrefix)/number/\(node)_\(ring)/config",
                                payload: MQTTTopics.json(config), retain: true)
+        }
+        if !looks.isEmpty {
+            for ring in rings {
+                let select = JSONValue.object(availability + [
+                    ("name", .string("\(ring) look")),
+                    ("unique_id", .string("ledring_\(node)_\(ring)_look")),
+                    ("object_id", .string("ledring_\(node)_\(ring)_look")),
+                    ("command_topic", .string(topics.look(ring))),
+                    ("state_topic", .string(topics.state(ring))),
+                    ("value_template", .string("{{ value_json.look }}")),
+                    ("options", .array((["default", "none"] + looks).map(JSONValue.string))),
+                    ("icon", .string("mdi:palette")),
+                ])
+                messages.append(MQTTMessage(topic: "\(settings.discoveryPrefix)/select/\(node)_\(ring)_look/config",
+                                            payload: MQTTTopics.json(select), retain: true))
+            }
         }
         let light = JSONValue.object(availability + [
             ("name", .string("LEDs")),

@@ -27,6 +27,10 @@ public struct MQTTTopics: Sendable {
     public var status: String { "\(base)/status" }
     /// Where a ring's state is published.
     public func state(_ ring: String) -> String { "\(base)/\(ring)/state" }
+    /// Where a ring's look is switched.
+    public func look(_ ring: String) -> String { "\(base)/\(ring)/look" }
+    /// Where notifications are sent.
+    public var notify: String { "\(base)/notify" }
     /// Where a ring's value is set.
     public func set(_ ring: String) -> String { "\(base)/\(ring)/set" }
     /// Where power (and Home Assistant's light JSON) is commanded.
@@ -35,7 +39,8 @@ public struct MQTTTopics: Sendable {
     /// Subscriptions, under the base and the group.
     public var subscriptions: [String] {
         ([base] + (group.map { [$0] } ?? [])).flatMap { prefix in
-            ["\(prefix)/+/set", "\(prefix)/reset", "\(prefix)/spin", "\(prefix)/stop", "\(prefix)/brightness", "\(prefix)/power"]
+            ["\(prefix)/+/set", "\(prefix)/reset", "\(prefix)/spin", "\(prefix)/stop", "\(prefix)/brightness", "\(prefix)/power",
+             "\(prefix)/+/look", "\(prefix)/+/timer", "\(prefix)/notify"]
         }
     }
 
@@ -63,6 +68,30 @@ public struct MQTTTopics: Sendable {
         if levels.count == 2 && levels[1] == "set" {
             let ring = String(levels[0])
             return [try SetCommand.parse(payload, ring: ring).request(ring: ring)]
+        }
+        // `<base>/<ring>/look` with a look's name; `<base>/<ring>/timer` with the socket's words
+        // (`25m then done`, `pause`) or its JSON without verb and ring.
+        if levels.count == 2 && levels[1] == "look" {
+            guard !text.isEmpty else { throw RequestError("look needs a look's name as payload, like failed (default: the ring's own)") }
+            return [.look(rings: [String(levels[0])], name: text)]
+        }
+        if levels.count == 2 && levels[1] == "timer" {
+            let ring = String(levels[0])
+            if text.hasPrefix("{") {
+                var members = try JSONObject.parse(Array(text.utf8)).members
+                members["ring"] = .string(ring)
+                return [try Request.parseTimerJSON(members)]
+            }
+            return [try Request.parseTimer([ring] + text.split(separator: " ").map(String.init))]
+        }
+        if levels.count == 1 && levels[0] == "notify" {
+            // The socket's JSON without verb, or its text words: `build look failed for 30s`.
+            if text.hasPrefix("{") {
+                let object = try JSONObject.parse(Array(text.utf8))
+                try object.onlyKeys((Request.jsonKeys["notify"] ?? []).filter { $0 != "verb" })
+                return [try Request.parseNotifyJSON(object.members)]
+            }
+            return [try Request.parseNotify(text.split(separator: " ").map(String.init), json: false)]
         }
         guard levels.count == 1 else { return nil }
         switch levels[0] {
@@ -111,9 +140,12 @@ public struct MQTTTopics: Sendable {
     public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
         var messages = snapshot.rings.map { ring in
             let percent = (ring.target * 1000).rounded() / 10
-            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object([
+            var members: [(String, JSONValue)] = [
                 ("value", .number(ring.target)), ("percent", .number(percent)), ("spinning", .bool(ring.spinning)),
-            ])), retain: retain)
+            ]
+            // Only with looks configured, so other states are as before (Home Assistant's select reads it).
+            if !snapshot.looks.isEmpty { members.append(("look", .string(ring.look ?? "default"))) }
+            return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object(members)), retain: retain)
         }
         messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json(.object([
             ("state", .string(snapshot.power ? "ON" : "OFF")), ("brightness", .number((snapshot.brightness * 100).rounded())),

@@ -1,0 +1,74 @@
+import RingRender
+
+/// A notification: takes over rings (all when `rings` is empty) for a while with a look or a
+/// colour, optionally showing a value, then gives back exactly what was there. It is an overlay:
+/// the rings' own states run on underneath, untouched, so a transition or spinner in progress
+/// is where it would have been when the notification ends.
+public struct Notice: Equatable, Sendable {
+    /// The rings it takes over; empty: every ring.
+    public var rings: [String]
+    /// A look from the config, or nil when `color` is given.
+    public var look: String?
+    /// A solid colour, or nil when `look` is given.
+    public var color: RGB8?
+    /// The effect on top of `color` (a look brings its own).
+    public var effect: Effect
+    /// The value shown meanwhile in laps (nil: each ring's own value).
+    public var value: Double?
+    /// How long it lasts, seconds.
+    public var duration: Double
+    /// Higher wins; of equal priority the later replaces the earlier.
+    public var priority: Int
+
+    /// A notification.
+    public init(rings: [String] = [], look: String? = nil, color: RGB8? = nil, effect: Effect = .none,
+                value: Double? = nil, duration: Double, priority: Int = 0) {
+        self.rings = rings
+        self.look = look
+        self.color = color
+        self.effect = effect
+        self.value = value
+        self.duration = duration
+        self.priority = priority
+    }
+
+    /// Longest notification: a day.
+    public static let maxDuration = 86_400.0
+    /// Priorities run from -100 to 100.
+    public static let priorities = -100...100
+
+    /// Whether it covers the ring called `name`.
+    public func covers(_ name: String) -> Bool { rings.isEmpty || rings.contains(name) }
+
+    /// The look a colour notification is drawn with, named so the same colour and effect
+    /// share one (the renderer builds a gradient per name).
+    public var colorLook: Look? {
+        guard let color, let name = colorLookName else { return nil }
+        return Look(name: name, gradient: Gradient(solid: color), effect: effect)
+    }
+
+    /// `colorLook`'s name, without building its gradient (per frame).
+    public var colorLookName: String? {
+        color.map { "notice \($0.hex) \(effect.name) \(effect.period)" }
+    }
+}
+
+/// A notification being shown: when it started and ends (monotonic seconds) and its order.
+public struct ActiveNotice: Equatable, Sendable {
+    /// What was asked.
+    public var notice: Notice
+    /// When it started (its effect's time 0).
+    public var since: Double
+    /// When it ends.
+    public var until: Double
+    /// Arrival order, for equal priorities.
+    public var sequence: Int
+
+    /// An active notification.
+    public init(notice: Notice, since: Double, until: Double, sequence: Int) {
+        self.notice = notice
+        self.since = since
+        self.until = until
+        self.sequence = sequence
+    }
+}

@@ -1,0 +1,170 @@
+import LEDJSON
+import RingRender
+
+extension Request {
+    /// `notify [RING…] (look NAME | color #RRGGBB [effect E] [period S]) [value V] for DURATION
+    /// [priority N]`, or `notify clear`: the text form; the client's `--look`, `--color`… come here
+    /// with their dashes dropped.
+    public static func parseNotify(_ words: [String], json: Bool) throws(RequestError) -> Request {
+        if words == ["clear"] { return .clearNotices }
+        var rings: [String] = []
+        var notice = Notice(duration: 0)
+        var effectText: String?
+        var period: Double?
+        var duration: Double?
+        var i = 0
+        func next(_ key: String) throws(RequestError) -> String {
+            guard i + 1 < words.count else { throw RequestError("notify: \"\(Request.shown(key))\" needs a value, e.g. notify build look failed for 30s") }
+            i += 1
+            return words[i]
+        }
+        while i < words.count {
+            let word = words[i]
+            switch word {
+            case "look": notice.look = try next(word)
+            case "color", "colour": notice.color = try Request.color(try next(word))
+            case "effect":
+                var text = try next(word)
+                // `flash 3` is two words.
+                if text == "flash", i + 1 < words.count, Int(words[i + 1]) != nil { i += 1; text += " " + words[i] }
+                effectText = text
+            case "period": period = try Request.duration(try next(word), name: "period")
+            case "value":
+                let text = try next(word)
+                guard let value = ProgressText.parse(text) else {
+                    throw RequestError("value \"\(Request.shown(text))\": not a number; give a fraction like 0.8 or a percentage like 80%")
+                }
+                notice.value = try checkedValue(value, ring: "value", shown: text)
+            case "for": duration = try Request.duration(try next(word), limit: Notice.maxDuration, name: "for")
+            case "priority":
+                let text = try next(word)
+                guard let n = Int(text) else { throw RequestError("priority \"\(Request.shown(text))\": must be a whole number -100…100, e.g. priority 10") }
+                notice.priority = n
+            default:
+                guard rings.count == i else {
+                    throw RequestError("notify: unknown word \"\(Request.shown(word))\"; use notify [RING…] (look NAME | color #RRGGBB [effect E]) [value V] for DURATION [priority N]")
+                }
+                rings.append(word)
+            }
+            i += 1
+        }
+        notice.rings = rings
+        if let effectText { notice.effect = try Request.effect(effectText, period: period) }
+        guard let duration else { throw RequestError("notify: say how long with for DURATION, e.g. for 30s or for 5m") }
+        notice.duration = duration
+        return .notify(notice)
+    }
+
+    /// `{"verb":"notify","rings":["build"],"look":"failed","value":1,"for":"30s","priority":5}`,
+    /// `{"verb":"notify","color":"#ff2020","effect":"pulse","for":60}`, `{"verb":"notify","clear":true}`.
+    public static func parseNotifyJSON(_ members: JSONMembers) throws(RequestError) -> Request {
+        if case .bool(true)? = members["clear"] { return .clearNotices }
+        var notice = Notice(duration: 0)
+        switch members["rings"] {
+        case nil: break
+        case .string(let name)?: notice.rings = [name]
+        case .array(let items)?:
+            for item in items {
+                guard case .string(let name) = item else { throw RequestError("notify: \"rings\" must list ring names, got \(item.shown)") }
+                notice.rings.append(name)
+            }
+        case let other?: throw RequestError("notify: \"rings\" must list ring names, got \(other.shown)")
+        }
+        func text(_ key: String) throws(RequestError) -> String? {
+            guard let value = members[key] else { return nil }
+            guard case .string(let s) = value else { throw RequestError("notify: \"\(key)\" must be a string, got \(value.shown)") }
+            return s
+        }
+        notice.look = try text("look")
+        if let c = try text("color") { notice.color = try Request.color(c) }
+        let period = try members["period"].map { (p) throws(RequestError) in try Request.duration(p, name: "period") }
+        if let e = try text("effect") { notice.effect = try Request.effect(e, period: period) }
+        if let raw = members["value"] { notice.value = try SetCommand.parseValue(raw, name: "value") }
+        guard let d = members["for"] else { throw RequestError("notify: give \"for\", how long, e.g. {\"verb\":\"notify\",\"look\":\"failed\",\"for\":\"30s\"}") }
+        notice.duration = try Request.duration(d, limit: Notice.maxDuration, name: "for")
+        if let p = members["priority"] {
+            guard case .number(let n) = p, n == n.rounded(), abs(n) <= 1000 else {
+                throw RequestError("priority \(p.shown): must be a whole number -100…100, e.g. 10")
+            }
+            notice.priority = Int(n)
+        }
+        return .notify(notice)
+    }
+
+    /// `timer RING DURATION [up] [then LOOK]`, `timer RING pause|resume|cancel`.
+    public static func parseTimer(_ words: [String]) throws(RequestError) -> Request {
+        let usage = "use timer RING DURATION [up] [then LOOK] or timer RING pause|resume|cancel, e.g. timer focus 25m then done"
+        guard words.count >= 2 else { throw RequestError("timer: give a ring and a duration; \(usage)") }
+        let ring = words[0]
+        switch words[1] {
+        case "pause": return .timer(ring: ring, .pause)
+        case "resume": return .timer(ring: ring, .resume)
+        case "cancel": return .timer(ring: ring, .cancel)
+        default: break
+        }
+        let duration = try Request.duration(words[1], limit: RingTimer.maxDuration, name: "timer")
+        var up = false
+        var then: String?
+        var i = 2
+        while i < words.count {
+            switch words[i] {
+            case "up": up = true
+            case "then" where i + 1 < words.count: i += 1; then = words[i]
+            default: throw RequestError("timer: unknown word \"\(Request.shown(words[i]))\"; \(usage)")
+            }
+            i += 1
+        }
+        return .timer(ring: ring, .start(duration: duration, up: up, then: then))
+    }
+
+    /// `{"verb":"timer","ring":"focus","duration":"25m","up":false,"then":"done"}` or
+    /// `{"verb":"timer","ring":"focus","action":"pause"}`.
+    public static func parseTimerJSON(_ members: JSONMembers) throws(RequestError) -> Request {
+        guard case .string(let ring)? = members["ring"] else { throw RequestError("timer: give \"ring\", e.g. {\"verb\":\"timer\",\"ring\":\"focus\",\"duration\":\"25m\"}") }
+        if case .string(let action)? = members["action"], action != "start" {
+            switch action {
+            case "pause": return .timer(ring: ring, .pause)
+            case "resume": return .timer(ring: ring, .resume)
+            case "cancel": return .timer(ring: ring, .cancel)
+            default: throw RequestError("timer: action \"\(Request.shown(action))\": use start, pause, resume or cancel")
+            }
+        }
+        guard let d = members["duration"] else { throw RequestError("timer: give \"duration\", e.g. \"25m\"") }
+        let duration = try Request.duration(d, limit: RingTimer.maxDuration, name: "timer")
+        var then: String?
+        if let t = members["then"] {
+            guard case .string(let name) = t else { throw RequestError("timer: \"then\" must be a look name, got \(t.shown)") }
+            then = name
+        }
+        return .timer(ring: ring, .start(duration: duration, up: members["up"] == .bool(true), then: then))
+    }
+
+    /// A timer request as JSON.
+    static func timerJSON(ring: String, _ action: TimerAction) -> JSONValue {
+        switch action {
+        case .start(let duration, let up, let then):
+            var members: [(String, JSONValue)] = [("verb", .string("timer")), ("ring", .string(ring)), ("duration", .number(duration)), ("up", .bool(up))]
+            if let then { members.append(("then", .string(then))) }
+            return .object(members)
+        case .pause: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("pause"))])
+        case .resume: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("resume"))])
+        case .cancel: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("cancel"))])
+        }
+    }
+
+    /// A notification as the JSON the socket takes.
+    static func noticeJSON(_ notice: Notice) -> JSONValue {
+        var members: [(String, JSONValue)] = [("verb", .string("notify"))]
+        if !notice.rings.isEmpty { members.append(("rings", .array(notice.rings.map(JSONValue.string)))) }
+        if let look = notice.look { members.append(("look", .string(look))) }
+        if let color = notice.color { members.append(("color", .string(color.hex))) }
+        if notice.effect != .none {
+            members.append(("effect", .string(notice.effect.name)))
+            members.append(("period", .number(notice.effect.period)))
+        }
+        if let value = notice.value { members.append(("value", .number(value))) }
+        members.append(("for", .number(notice.duration)))
+        members.append(("priority", .integer(notice.priority)))
+        return .object(members)
+    }
+}

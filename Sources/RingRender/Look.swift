@@ -1,0 +1,35 @@
+/// A named way for a ring to look, switched at run time (`ledring look build failed`): a gradient
+/// replacing the ring's own (and its zones), an effect, or both.
+public struct Look: Sendable {
+    /// The name people switch to.
+    public var name: String
+    /// The fill's colours; nil keeps the ring's own gradient and zones.
+    public var gradient: Gradient?
+    /// The animation on top.
+    public var effect: Effect
+
+    /// A look.
+    public init(name: String, gradient: Gradient? = nil, effect: Effect = .none) {
+        self.name = name
+        self.gradient = gradient
+        self.effect = effect
+    }
+}
+
+/// How a ring is painted in one frame on top of its configured appearance: which look (an index
+/// into `RingLayout.looks`, nil for none) and since when, so its effect starts at its beginning.
+public struct RingPaint: Hashable, Sendable {
+    /// The look's index in the layout, or nil for the ring's own picture.
+    public var look: Int?
+    /// When the look was chosen (the effect's time 0), on the renderer's clock.
+    public var since: Double
+
+    /// A paint.
+    public init(look: Int? = nil, since: Double = 0) {
+        self.look = look
+        self.since = since
+    }
+
+    /// The ring's own picture, no look.
+    public static let plain = RingPaint()
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import RingRender
+import Testing
+
+/// Notifications through the built binary's socket, checked in the frames on the wire: the frame
+/// after one ends is exactly the frame before it, also when the daemon is killed and restarted
+/// while one is showing, and two of different priority end in order.
+@Suite(.serialized) struct NotifyTests {
+    /// Waits for the wire to stand still (no new frame for half a second) and returns the last frame.
+    static func settledFrame(_ daemon: DaemonProcess) throws -> [RGB8] {
+        var previous = -1
+        _ = daemon.waitUntil {
+            usleep(500_000)
+            let now = (try? daemon.frames().count) ?? -1
+            defer { previous = now }
+            return now == previous
+        }
+        return try #require(daemon.frames().last)
+    }
+
+    @Test func theFrameBeforeComesBackWhenANotificationEnds() throws {
+        let daemon = try LookTests.start()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=0.4", "exercise=1.3", "co2=900"]).status == 0)
+        #expect(try daemon.client(["look", "exercise", "passed"]).status == 0)
+        let before = try Self.settledFrame(daemon)
+        #expect(try daemon.client(["notify", "--color", "#0000ff", "--value", "1", "--for", "1.5s"]).status == 0)
+        #expect(daemon.waitUntil(timeout: 5) { (try? daemon.frames().last).map { $0[5].b > 100 && $0[5].r < 40 } == true },
+                "the notification did not show")
+        #expect(daemon.waitUntil(timeout: 5) { (try? daemon.frames().last).map { !($0[5].b > 100 && $0[5].r < 40) } == true },
+                "the notification did not end")
+        let after = try Self.settledFrame(daemon)
+        #expect(after == before, "the frame after the notification differs from the one before")
+        let frames = try daemon.frames()
+        #expect(frames.contains { $0[5].b > 100 && $0[5].r < 40 })
+    }
+
+    @Test func higherPriorityFirstThenTheNextThenTheRing() throws {
+        let daemon = try LookTests.start()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=1"]).status == 0)
+        let plain = try Self.settledFrame(daemon)
+        #expect(try daemon.client(["notify", "move", "--look", "passed", "--for", "3s", "--priority", "1"]).status == 0)
+        #expect(try daemon.client(["notify", "move", "--color", "#0000ff", "--for", "1s", "--priority", "5"]).status == 0)
+        func head() -> RGB8? { (try? daemon.frames().last)?[5] }
+        #expect(daemon.waitUntil(timeout: 5) { head().map { $0.b > 100 && $0.g < 80 } == true }, "blue (priority 5) first")
+        #expect(daemon.waitUntil(timeout: 5) { head().map { $0.g > 150 && $0.b < 120 } == true }, "then green (priority 1)")
+        #expect(daemon.waitUntil(timeout: 5) { head().map { !($0.g > 150 && $0.b < 120) } == true }, "green ends")
+        #expect(try Self.settledFrame(daemon) == plain, "then the ring as it was")
+    }
+
+    @Test func aNotificationSurvivesKillDashNineWithItsTimeLeft() throws {
+        let first = try LookTests.start()
+        #expect(try first.client(["set", "move=0.6"]).status == 0)
+        let before = try Self.settledFrame(first)
+        #expect(try first.client(["notify", "move", "--color", "#0000ff", "--value", "1", "--for", "4s"]).status == 0)
+        #expect(first.waitUntil { ((try? String(contentsOfFile: first.state, encoding: .utf8)) ?? "").contains("\"notices\"") })
+        usleep(1_500_000)
+        first.send(SIGKILL)
+        _ = first.waitForExit()
+        try? FileManager.default.removeItem(atPath: first.dump)
+        let second = try LookTests.start(directory: first.directory)
+        defer { second.cleanUp() }
+        // Still blue after the restart, and the ring as it was once the 4 s are up (not 4 s more).
+        #expect(second.waitUntil(timeout: 5) { (try? second.frames().last).map { $0[5].b > 100 && $0[5].r < 40 } == true })
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        #expect(second.waitUntil(timeout: 6) { (try? second.frames().last) == before }, "the frame before did not come back")
+        var back = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &back)
+        let shown = Double(back.tv_sec - end.tv_sec) + Double(back.tv_nsec - end.tv_nsec) / 1e9
+        #expect(shown < 3.2, "shown \(shown) s after the restart: it started again instead of keeping its ~2.5 s left")
+        #expect(!(((try? String(contentsOfFile: second.state, encoding: .utf8)) ?? "").contains("\"notices\"")) || second.waitUntil(timeout: 3) {
+            !(((try? String(contentsOfFile: second.state, encoding: .utf8)) ?? "").contains("\"notices\""))
+        })
+    }
+
+    @Test func aTimerKeepsItsTimeAcrossKillDashNineAndEndsInItsLook() throws {
+        let first = try LookTests.start()
+        #expect(try first.client(["timer", "move", "6s", "--then", "passed"]).status == 0)
+        #expect(first.waitUntil { ((try? String(contentsOfFile: first.state, encoding: .utf8)) ?? "").contains("\"timers\"") })
+        usleep(2_000_000)
+        first.send(SIGKILL)
+        _ = first.waitForExit()
+        let second = try LookTests.start(directory: first.directory)
+        defer { second.cleanUp() }
+        let reply = try second.client(["get", "--json"]).stdout
+        let left = try #require((try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
+            .flatMap { ($0["rings"] as? [[String: Any]])?.first?["timerLeft"] as? Double }, "\(reply)")
+        #expect(left > 1 && left < 4.2, "\(left) s left after 2 s of a 6 s timer and a restart")
+        #expect(try second.rings()["move"].map { abs($0.shown - left / 6) < 0.1 } == true)
+        #expect(try second.client(["status", "--json"]).stdout.contains(#""timers":{"move":"#))
+        #expect(try second.client(["status"]).stdout.contains("timers: move "))
+        // At the end: empty and in the look, with no more frames.
+        #expect(second.waitUntil(timeout: 8) { (try? second.client(["get", "--json"]).stdout.contains(#""look":"passed""#)) == true })
+        #expect(!(try second.client(["get", "--json"]).stdout.contains("timerLeft")))
+    }
+}

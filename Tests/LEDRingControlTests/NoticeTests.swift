@@ -1,0 +1,124 @@
+import LEDRingControlTesting
+import RingRender
+import Testing
+@testable import LEDRingControl
+
+/// Notifications as an overlay on the controller, with explicit times: what shows, in which
+/// order they give way, and what a restart keeps. Frames through `RecordingRingControl`.
+@Suite struct NoticeTests {
+    static func layout() throws -> RingLayout {
+        var layout = try RingLayout(rings: Palette.activityRings())
+        layout.looks = [Look(name: "failed", gradient: Gradient(solid: RGB8(r: 255, g: 32, b: 32)), effect: .pulse(period: 2)),
+                        Look(name: "passed", gradient: Gradient(solid: RGB8(r: 32, g: 255, b: 96)))]
+        return layout
+    }
+
+    static func apply(_ c: inout Controller, _ line: String, at t: Double) throws {
+        let outcome = c.apply(try Request.parse(line), at: t, status: { fatalError("no status") })
+        #expect(outcome.reply.ok, "\(line): \(outcome.reply)")
+    }
+
+    @Test func anOverlayLeavesTheRingUntouchedAndGivesItBack() throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        try Self.apply(&c, "set move 0 duration 10 curve linear", at: 0)
+        try Self.apply(&c, "set move 1 duration 10 curve linear", at: 0)
+        try Self.apply(&c, "spin stand", at: 0)
+        try Self.apply(&c, "notify move stand color #0000ff value 25% for 4s", at: 2)
+        let base: [RingValue] = [.progress(0.3), .progress(0.5), .spinner(tail: 0.1)]
+        #expect(c.values(base, at: 3) == [.progress(0.25), .progress(0.5), .progress(0.25)])
+        #expect(c.paints(at: 3)[0].look == 2 && c.paints(at: 3)[1] == .plain, "the colour is an extra look past the config's")
+        // Underneath, the transition ran on and the spinner kept spinning.
+        #expect(c.states[0].shown(at: 5) == 0.5 && c.states[2].spinningSince == 0)
+        #expect(c.nextNoticeEnd == 6)
+        let early = c.expire(at: 5.9)
+        let onTime = c.expire(at: 6)
+        #expect(!early && onTime)
+        #expect(c.values(base, at: 6) == base && c.paints(at: 6) == [.plain, .plain, .plain])
+    }
+
+    @Test func higherPriorityWinsAndTheyExpireInOrder() throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        try Self.apply(&c, "notify look passed for 10s priority 1", at: 0)
+        try Self.apply(&c, "notify move look failed for 5s priority 5", at: 1)
+        try Self.apply(&c, "notify move color #0000ff for 20s priority 0", at: 2)
+        func showing(_ t: Double) -> String? {
+            guard let n = c.notice(for: 0, at: t)?.notice else { return nil }
+            return n.look ?? n.color?.hex
+        }
+        #expect(showing(3) == "failed")
+        #expect(showing(5.9) == "failed")
+        #expect(showing(6) == "passed", "the priority 5 one ended: the next highest shows")
+        #expect(showing(11) == "#0000ff")
+        #expect(showing(22) == nil)
+        #expect(c.notice(for: 1, at: 3)?.notice.look == "passed", "the other rings only have the first")
+        // Equal priority over the same rings: the later replaces the earlier.
+        try Self.apply(&c, "notify look failed for 1m priority 1", at: 4)
+        #expect(c.notices.count == 3 && showing(6.5) == "failed")
+        try Self.apply(&c, "notify clear", at: 4)
+        #expect(c.notices.isEmpty)
+    }
+
+    @Test func aRestartKeepsTheTimeLeftOnTheWallClock() throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        try Self.apply(&c, "notify stand look failed for 60s priority 3", at: 100)
+        // Saved at monotonic 120 = wall 1 000 120; restored after a reboot at monotonic 5 = wall 1 000 130.
+        let saved = c.saved(wallOffset: 1_000_000)
+        let decoded = try SavedState(json: saved.json)
+        #expect(decoded == saved)
+        var restarted = Controller(layout: try Self.layout(), brightness: 1)
+        restarted.restore(decoded, at: 5, wallOffset: 1_000_125)
+        #expect(restarted.notices.first?.until == 35, "160 − 125: the 35 s it had left")
+        #expect(restarted.notice(for: 2, at: 34)?.notice.look == "failed" && restarted.notice(for: 2, at: 35) == nil)
+        // An ended one is not restored.
+        var late = Controller(layout: try Self.layout(), brightness: 1)
+        late.restore(decoded, at: 5, wallOffset: 1_000_200)
+        #expect(late.notices.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("notify for 5s", "notify: give a look or a colour"),
+        ("notify look failed color #ff0000 for 5s", "notify: give a look or a colour (not both)"),
+        ("notify look failed", "notify: say how long"),
+        ("notify look failed for 0", "notify: for 0s: must be longer than 0"),
+        ("notify look failed for -5", "for -5: must be seconds"),
+        ("notify look failed for 2d", "for \"2d\": not a duration"),
+        ("notify look nope for 5s", "no look called \"nope\""),
+        ("notify disco look failed for 5s", "no ring called \"disco\""),
+        ("notify color red for 5s", "color \"red\": must be \"#rrggbb\""),
+        ("notify color #ff0000 effect flash 0 for 5s", "effect \"flash 0\": give how many flashes"),
+        ("notify color #ff0000 effect wobble for 5s", "effect \"wobble\": unknown"),
+        ("notify look failed value 20000% for 5s priority 1", "value 20000%: must be 0…100") ,
+        ("notify look failed for 5s priority 101", "priority 101: must be -100…100"),
+        (#"{"verb":"notify","look":"failed"}"#, "notify: give \"for\""),
+        (##"{"verb":"notify","color":"#ff0000","for":"5s","colour":1}"##, "notify: unknown key \"colour\""),
+    ])
+    func badNotificationsChangeNothing(line: String, expected: String) throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        let outcome: Controller.Outcome
+        do {
+            outcome = c.apply(try Request.parse(line), at: 0, status: { fatalError() })
+        } catch {
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+            return
+        }
+        #expect(!outcome.changed && c.notices.isEmpty)
+        if case .error(let message) = outcome.reply { #expect(message.hasPrefix(expected), "\(message)") } else { Issue.record("accepted \(line)") }
+    }
+
+    @Test func theFrameComesBackExactly() throws {
+        let control = RecordingRingControl(layout: try Self.layout())
+        try control.submit(.set(values: [.init(ring: "move", value: 0.4), .init(ring: "stand", value: 0.9)], duration: 3, curve: .linear))
+        control.advance(by: 1)
+        try control.submit(try Request.parse("notify move color #0000ff effect pulse period 1 value 1 for 1s"))
+        let during = control.snapshot().ring(named: "move")?.leds ?? []
+        let blue = during.compactMap { RGB8(hex: $0) }.filter { $0.b > 100 && Int($0.b) > 2 * Int($0.r) && Int($0.b) > 2 * Int($0.g) }
+        #expect(during.count == 24 && blue.count == 24, "\(during)")
+        control.advance(by: 1.5)
+        let after = control.snapshot()
+        // The same frame a control that never saw the notification shows at that time.
+        let plain = RecordingRingControl(layout: try Self.layout())
+        try plain.submit(.set(values: [.init(ring: "move", value: 0.4), .init(ring: "stand", value: 0.9)], duration: 3, curve: .linear))
+        plain.advance(by: 2.5)
+        #expect(after.rings.map(\.leds) == plain.snapshot().rings.map(\.leds))
+    }
+}

@@ -1,0 +1,72 @@
+import RingRender
+import Testing
+@testable import LEDRingControl
+
+/// Timers on the controller with explicit times: the fraction shown, pause and resume, the end
+/// (value and `then` look), and a restart 20 s into a 60 s timer through the state file.
+@Suite struct TimerTests {
+    static func controller() throws -> Controller {
+        var layout = try RingLayout(rings: Palette.activityRings())
+        layout.looks = [Look(name: "done", gradient: Gradient(solid: RGB8(r: 32, g: 255, b: 96)))]
+        return Controller(layout: layout, brightness: 1)
+    }
+
+    static func apply(_ c: inout Controller, _ line: String, at t: Double) throws {
+        let outcome = c.apply(try Request.parse(line), at: t, status: { fatalError() })
+        #expect(outcome.reply.ok, "\(line): \(outcome.reply)")
+    }
+
+    static func shown(_ c: Controller, _ ring: Int, at t: Double) -> Double? {
+        guard case .progress(let v) = c.values([.progress(0), .progress(0), .progress(0)], at: t)[ring] else { return nil }
+        return v
+    }
+
+    @Test func aSixtySecondTimerAfterARestartTwentySecondsIn() throws {
+        var c = try Self.controller()
+        try Self.apply(&c, "timer move 60s then done", at: 1000)
+        #expect(abs((Self.shown(c, 0, at: 1020) ?? -1) - 40.0 / 60) < 1e-12)
+        // Restart at monotonic 1020 (wall 5020); the new process's monotonic clock reads 7 at wall 5020.
+        let file = c.saved(wallOffset: 4000).json
+        var restarted = try Self.controller()
+        restarted.restore(try SavedState(json: file), at: 7, wallOffset: 5013)
+        #expect(abs((Self.shown(restarted, 0, at: 7) ?? -1) - 40.0 / 60) < 1e-9)
+        #expect(restarted.nextNoticeEnd == 47 && restarted.isAnimating(at: 7))
+        // Its end: empty, the look switches, nothing moves any more.
+        let ended = restarted.expire(at: 47)
+        #expect(ended)
+        #expect(restarted.timers[0] == nil && restarted.states[0].target == 0 && restarted.look(of: 0) == "done")
+        #expect(!restarted.isAnimating(at: 47) && restarted.nextNoticeEnd == nil)
+    }
+
+    @Test func pauseHoldsResumeRunsOnAndUpFills() throws {
+        var c = try Self.controller()
+        try Self.apply(&c, "timer stand 10s up", at: 0)
+        try Self.apply(&c, "timer stand pause", at: 4)
+        #expect(Self.shown(c, 2, at: 100) == 0.4 && c.nextNoticeEnd == nil && !c.isAnimating(at: 100))
+        try Self.apply(&c, "timer stand resume", at: 100)
+        #expect(Self.shown(c, 2, at: 103) == 0.7 && c.nextNoticeEnd == 106)
+        // A paused timer across a restart comes back as far as it got.
+        try Self.apply(&c, "timer stand pause", at: 103)
+        var restarted = try Self.controller()
+        restarted.restore(try SavedState(json: c.saved(wallOffset: 50).json), at: 1, wallOffset: 9999)
+        #expect(Self.shown(restarted, 2, at: 500) == 0.7)
+        try Self.apply(&c, "timer stand cancel", at: 104)
+        #expect(c.timers[2] == nil && Self.shown(c, 2, at: 105) == 0)
+    }
+
+    @Test(arguments: [("timer", "timer: give a ring and a duration"), ("timer move", "timer: give a ring and a duration"),
+                      ("timer move -5s", "timer -5s: must be seconds"), ("timer move 0", "timer: 0s must be longer than 0"),
+                      ("timer move 25m then gone", "no look called \"gone\""), ("timer move 2d", "timer \"2d\": not a duration"),
+                      ("timer move pause", "timer: move has no timer to pause"), ("timer disco 5m", "no ring called \"disco\"")])
+    func badTimersChangeNothing(line: String, expected: String) throws {
+        var c = try Self.controller()
+        do {
+            let outcome = c.apply(try Request.parse(line), at: 0, status: { fatalError() })
+            guard case .error(let message) = outcome.reply else { Issue.record("accepted \(line)"); return }
+            #expect(message.hasPrefix(expected), "\(message)")
+            #expect(!outcome.changed && c.timers.allSatisfy { $0 == nil })
+        } catch {
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import LEDRingControl
+import LEDRingControlTesting
+@testable import LEDRingNet
+import LEDRingNetTesting
+import RingRender
+import Testing
+
+/// look, notify and timer through HTTP routes and MQTT topics (the real broker), checked in the
+/// frames the real controller draws on its test clock.
+@Suite(.serialized) struct LookNotifyTimerNetTests {
+    static func control() throws -> RecordingRingControl {
+        var rings = Palette.activityRings()
+        rings[2].range = ValueRange(min: 400, max: 2000)
+        var layout = try RingLayout(rings: rings)
+        layout.looks = [Look(name: "failed", gradient: Gradient(solid: RGB8(r: 255, g: 32, b: 32)), effect: .pulse(period: 2)),
+                        Look(name: "passed", gradient: Gradient(solid: RGB8(r: 32, g: 255, b: 96)))]
+        return RecordingRingControl(layout: layout)
+    }
+
+    static func isGreen(_ hex: String?) -> Bool { hex.flatMap { RGB8(hex: $0) }.map { $0.g > 100 && $0.r < 60 } ?? false }
+    static func isBlue(_ hex: String?) -> Bool { hex.flatMap { RGB8(hex: $0) }.map { $0.b > 100 && $0.r < 60 && $0.g < 60 } ?? false }
+
+    func route(_ control: RecordingRingControl, _ path: String, _ body: String) -> HTTPResponse? {
+        let headers = body.hasPrefix("{") ? ["Content-Type": ["application/json"]] : [:]
+        guard case .response(let r) = HTTPRouter(control: control, token: nil)
+            .route(HTTPRequest(method: "POST", path: path, authorization: nil, body: Array(body.utf8), headers: headers)) else { return nil }
+        return r
+    }
+
+    @Test func httpRoutes() throws {
+        let control = try Self.control()
+        #expect(route(control, "/api/rings/move", "1")?.status == 200)
+        #expect(route(control, "/api/rings/move/look", "passed")?.status == 200)
+        #expect(Self.isGreen(control.snapshot().ring(named: "move")?.leds[5]))
+        #expect(route(control, "/api/rings/move/look", #"{"look":"sparkly"}"#)?.status == 400)
+        #expect(route(control, "/api/rings/stand", "1200")?.status == 200, "a ranged ring takes its own units over HTTP")
+        #expect(control.controller.states[2].target == 0.5)
+        let before = control.snapshot().rings.map(\.leds)
+        #expect(route(control, "/api/notify", ##"{"rings":["move"],"color":"#0000ff","for":"2s"}"##)?.status == 200)
+        #expect(Self.isBlue(control.snapshot().ring(named: "move")?.leds[5]))
+        #expect(route(control, "/api/notify", ##"{"color":"#0000ff"}"##)?.status == 400)
+        control.advance(by: 2)
+        #expect(control.snapshot().rings.map(\.leds) == before)
+        #expect(route(control, "/api/rings/exercise/timer", #"{"duration":"10s","then":"passed"}"#)?.status == 200)
+        control.advance(by: 5)
+        #expect(control.snapshot().ring(named: "exercise")?.value == 0.5)
+        #expect(route(control, "/api/rings/exercise/timer", #"{"action":"pause"}"#)?.status == 200)
+        #expect(route(control, "/api/rings/exercise/timer", #"{"duration":-1}"#)?.status == 400)
+    }
+
+    @Test(.enabled(if: MQTTBridge.isAvailable)) func mqttTopics() throws {
+        let broker = try MosquittoBroker()
+        let control = try Self.control()
+        let settings = MQTTBridgeTests.settings(broker)
+        let bridge = MQTTBridge(settings: settings, control: control, log: { _ in })
+        try bridge.start()
+        defer { bridge.stop() }
+        #expect(eventually { bridge.isConnected })
+        try broker.publish("ledring/test/move/set", "1")
+        try broker.publish("ledring/test/move/look", "passed")
+        #expect(eventually { Self.isGreen(control.snapshot().ring(named: "move")?.leds[5]) })
+        try broker.publish("ledring/test/stand/set", "1200")
+        #expect(eventually { control.controller.states[2].target == 0.5 })
+        let before = control.snapshot().rings.map(\.leds)
+        try broker.publish("ledring/all/notify", "move color #0000ff for 2s priority 3")
+        #expect(eventually { Self.isBlue(control.snapshot().ring(named: "move")?.leds[5]) })
+        control.advance(by: 2)
+        #expect(control.snapshot().rings.map(\.leds) == before)
+        try broker.publish("ledring/test/exercise/timer", "10s up")
+        #expect(eventually { control.controller.timers[1] != nil })
+        control.advance(by: 5)
+        #expect(control.snapshot().ring(named: "exercise")?.value == 0.5)
+    }
+}
