@@ -104,7 +104,7 @@ let package = Package(
         // fakes, the broker/browser/CA harness of the network tests, and the ring-control double.
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
-        .target(name: "LEDRingNetTesting"),
+        .target(name: "LEDRingNetTesting", dependencies: ["CSpidev"]),
         // The real controller behind a test clock, recording what the front ends sent.
         .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),

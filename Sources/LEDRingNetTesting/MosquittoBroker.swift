@@ -31,9 +31,9 @@ public final class MosquittoBroker {
     /// The TLS listener's settings, nil for plain MQTT.
     public let tls: TLS?
     private let directory: URL
-    private var process: Process?
+    private var process: ChildProcess?
     /// Background subscribers, ended with the broker.
-    private var subscribers: [Process] = []
+    private var subscribers: [ChildProcess] = []
 
     /// Where a program is, or an error naming the package to install.
     public static func program(_ name: String, package: String) throws -> String {
@@ -95,24 +95,18 @@ public final class MosquittoBroker {
     }
 
     deinit {
-        for p in subscribers where p.isRunning { p.terminate() }
+        subscribers.removeAll()  // each is killed as it goes
         kill()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Starts the broker and waits (bounded) until it accepts connections.
     public func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto", package: "mosquitto"))
-        p.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
         // Its complaints (a bad config line, an unreadable key) go to a file quoted if it exits.
         let logPath = directory.appendingPathComponent("mosquitto.log").path
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = FileHandle(forWritingAtPath: logPath)
-        defer { try? log?.close() }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = log ?? FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(try Self.program("mosquitto", package: "mosquitto"),
+                                 ["-c", directory.appendingPathComponent("mosquitto.conf").path],
+                                 stdout: .null, stderr: .file(logPath))
         process = p
         for _ in 0..<200 {
             if let fd = try? LoopbackHTTP.connect(port: port) {
@@ -121,7 +115,7 @@ public final class MosquittoBroker {
             }
             guard p.isRunning else {
                 let said = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw LoopbackError(description: "mosquitto exited with status \(p.terminationStatus) on port \(port): \(said)")
+                throw LoopbackError(description: "mosquitto exited with status \(p.status ?? -1) on port \(port): \(said)")
             }
             usleep(50_000)
         }
@@ -131,10 +125,8 @@ public final class MosquittoBroker {
     /// Kills the broker hard (SIGKILL, as a crash or power cut would) and waits for it to exit.
     public func kill() {
         guard let p = process else { return }
-        if p.isRunning {
-            Glibc.kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-        }
+        p.send(SIGKILL)
+        p.wait(timeout: 30)
         process = nil
     }
 
@@ -156,15 +148,9 @@ public final class MosquittoBroker {
     /// Starts `mosquitto_sub` in the background (it stops by itself after `count` messages or
     /// 15 s); the returned function reads its next line, waiting at most 10 s.
     public func subscriber(_ filter: String, count: Int) throws -> () throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Self.program("mosquitto_sub", package: "mosquitto-clients"))
-        p.arguments = clientArguments + ["-t", filter, "-C", "\(count)", "-W", "15"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try ChildProcess(try Self.program("mosquitto_sub", package: "mosquitto-clients"),
+                                 clientArguments + ["-t", filter, "-C", "\(count)", "-W", "15"], stderr: .null)
         subscribers.append(p)
-        let fd = pipe.fileHandleForReading.fileDescriptor
         var pending = ""
         return {
             for _ in 0..<100 {
@@ -172,8 +158,8 @@ public final class MosquittoBroker {
                     defer { pending.removeSubrange(...newline) }
                     return String(pending[..<newline])
                 }
-                let chunk = try LoopbackHTTP.readSome(fd)
-                guard !chunk.isEmpty else { throw LoopbackError(description: "mosquitto_sub ended") }
+                let chunk = p.readOutput(timeout: 10)
+                guard !chunk.isEmpty else { throw LoopbackError(description: "mosquitto_sub ended or said nothing for 10 s") }
                 pending += String(decoding: chunk, as: UTF8.self)
             }
             throw LoopbackError(description: "no line from mosquitto_sub")
@@ -186,20 +172,8 @@ public final class MosquittoBroker {
     }
 
     private func run(_ name: String, _ arguments: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Self.program(name, package: "mosquitto-clients"))
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
         // Bounded: mosquitto_sub stops itself after -W 10; anything still running at 20 s is ended.
-        // (Outputs are a few lines, far below a pipe's buffer, so waiting before reading is safe.)
-        let deadline = Deadline(seconds: 20)
-        for _ in 0..<400 where p.isRunning && !deadline.passed { usleep(50_000) }
-        if p.isRunning { p.terminate() }
-        p.waitUntilExit()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.run(try Self.program(name, package: "mosquitto-clients"), arguments, timeout: 20)
+        return (result.status, result.stdout)
     }
 }

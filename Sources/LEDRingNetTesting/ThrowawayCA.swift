@@ -62,20 +62,10 @@ public final class ThrowawayCA {
 
     /// Runs `openssl` with `arguments`; throws with its output when it fails.
     private static func run(_ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try openssl())
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // openssl says a few lines at most, far below a pipe's buffer, so reading to the end after
-        // it exits cannot block it; it needs no network and ends in milliseconds.
-        p.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard p.terminationStatus == 0 else {
-            throw LoopbackError(description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed with \(p.terminationStatus): \(output)")
+        let result = try ChildProcess.run(try openssl(), arguments, timeout: 60)
+        let output = result.stdout + result.stderr
+        guard result.status == 0 else {
+            throw LoopbackError(description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed with \(result.status): \(output)")
         }
     }
 }

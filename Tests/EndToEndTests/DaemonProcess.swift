@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LEDRingNetTesting
 import LEDWire
 import RingRender
 
@@ -7,8 +8,8 @@ import RingRender
 /// file, log), stopped with SIGKILL if the test did not stop it.
 final class DaemonProcess {
     let directory: String
-    let process = Process()
-    let stdinPipe = Pipe()
+    /// The daemon; its standard input is a pipe the test writes (`--stdin`).
+    let process: ChildProcess
     var socket: String { directory + "/ledring.sock" }
     var state: String { directory + "/state.json" }
     var dump: String { directory + "/wire.bin" }
@@ -33,14 +34,10 @@ final class DaemonProcess {
         // limiter has its own tests.
         let output = arguments ?? ["--driver", "apa102-spi", "--dump-wire", self.directory + "/wire.bin",
                                    "--max-milliamps", "100000"]
-        process.executableURL = LedringProcess.executable
-        process.arguments = ["run", "--socket", socket, "--state", state] + output
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        _ = FileManager.default.createFile(atPath: stdoutLog, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: log)
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutLog)
-        process.standardInput = stdinPipe
-        try process.run()
+        let directory = self.directory
+        process = try ChildProcess(LedringProcess.executable.path,
+                                   ["run", "--socket", directory + "/ledring.sock", "--state", directory + "/state.json"] + output,
+                                   stdin: .pipe, stdout: .file(directory + "/stdout.log"), stderr: .file(directory + "/stderr.log"))
         if waitForSocket {
             guard waitUntil({ (try? SocketConnection(path: self.socket)) != nil || !self.process.isRunning }),
                   process.isRunning else {
@@ -49,15 +46,11 @@ final class DaemonProcess {
         }
     }
 
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
     /// Removes the directory (call at the end of a test that does not reuse it).
     func cleanUp() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            process.wait(timeout: 30)
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -88,14 +81,12 @@ final class DaemonProcess {
 
     /// Sends `signal` to the daemon.
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits for the daemon to exit (bounded); its status, or nil if it is still running.
     func waitForExit(timeout: Double = 30) -> Int32? {
-        guard waitUntil(timeout: timeout, { !self.process.isRunning }) else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.wait(timeout: timeout)
     }
 
     /// Polls `condition` every 20 ms for at most `timeout` seconds (generous: the box is shared).

@@ -31,7 +31,7 @@ import Testing
         #expect(try daemon.client(["spin", "stand"]).status == 0)
         #expect(try daemon.client(["set", "move=0.5", "exercise=130%"]).status == 0)
         #expect(try daemon.client(["stop", "stand"]).status == 0)
-        let pid = daemon.process.processIdentifier
+        let pid = daemon.process.pid
 
         // Settled: a whole second without a context switch (bounded: a daemon that wakes every
         // second or faster never settles, and fails here).

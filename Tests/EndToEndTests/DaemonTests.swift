@@ -286,10 +286,10 @@ import Testing
             $0 == "WIRE" ? "/dev/null" : $0
         })
         defer { daemon.cleanUp() }
-        daemon.stdinPipe.fileHandleForWriting.write(Data("set move 0.5\nbogus\n".utf8))
+        daemon.process.write("set move 0.5\nbogus\n")
         #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.target) == 0.5 })
         #expect(daemon.waitUntil { daemon.stderr.contains("standard input line 2: {\"ok\":false") })
-        try daemon.stdinPipe.fileHandleForWriting.close()
+        daemon.process.closeInput()
         #expect(daemon.waitUntil { daemon.stderr.contains("standard input closed") })
         #expect(try daemon.client(["get"]).status == 0)
     }

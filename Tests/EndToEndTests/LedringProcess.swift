@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingNetTesting
 
 /// Runs the built `ledring` binary, as a user would, and collects what it printed.
 struct LedringProcess {
@@ -23,28 +24,11 @@ struct LedringProcess {
     }
 
     /// Runs ledring (or another built product) with `arguments` and no terminal, waiting for it
-    /// to exit.
+    /// to exit: at most `timeout` seconds, after which it is killed and the test fails naming it.
     static func run(_ arguments: [String], environment: [String: String] = [:],
-                    executable: URL = LedringProcess.executable) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read stdout to its end before waiting, so a large output cannot block the child; stderr
-        // holds at most a few lines, well inside the pipe's buffer.
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData, as: UTF8.self))
+                    executable: URL = LedringProcess.executable, timeout: Double = 120) throws -> Result {
+        let result = try ChildProcess.run(executable.path, arguments, environment: environment, timeout: timeout)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Each line of `text` decoded as a JSON object.

@@ -36,7 +36,7 @@ import Testing
         #expect(get.stdout.contains(#""look":"passed""#), "\(get.stdout)")
 
         // A look without an effect is still: the daemon settles and then never wakes.
-        let pid = daemon.process.processIdentifier
+        let pid = daemon.process.pid
         var previous = DaemonPromiseTests.contextSwitches(of: pid)
         let settled = daemon.waitUntil(timeout: 20) {
             usleep(1_000_000)

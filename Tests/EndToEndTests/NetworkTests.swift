@@ -95,7 +95,7 @@ private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", pack
         let plain = try Self.daemon("")
         defer { plain.cleanUp() }
         #expect(try plain.client(["get"]).status == 0)
-        let pid = plain.process.processIdentifier
+        let pid = plain.process.pid
         #expect(try !Self.mapped("libmicrohttpd", in: pid), "libmicrohttpd mapped without an http section")
         #expect(try !Self.mapped("libmosquitto", in: pid), "libmosquitto mapped without an mqtt section")
         #expect(try !Self.mapped("libssl", in: pid) && !Self.mapped("libgnutls", in: pid), "TLS libraries mapped")
@@ -103,8 +103,8 @@ private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", pack
         let http = try Self.daemon(#""http": {"port": 0}"#)
         defer { http.cleanUp() }
         _ = try Self.httpPort(http)
-        #expect(try Self.mapped("libmicrohttpd", in: http.process.processIdentifier), "the http section did not load libmicrohttpd")
-        #expect(try !Self.mapped("libmosquitto", in: http.process.processIdentifier))
+        #expect(try Self.mapped("libmicrohttpd", in: http.process.pid), "the http section did not load libmicrohttpd")
+        #expect(try !Self.mapped("libmosquitto", in: http.process.pid))
     }
 
     @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),

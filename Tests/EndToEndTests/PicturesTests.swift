@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LEDRingNetTesting
 
 /// The README's pictures are what ledring draws today: tools/make-pictures.sh, run with the
 /// built binary, writes exactly the SVGs committed in docs/pictures.
@@ -10,14 +11,9 @@ import Testing
     @Test func committedPicturesMatchWhatTheScriptDraws() throws {
         let out = NSTemporaryDirectory() + "ledring-pictures-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [PicturesTests.root.appendingPathComponent("tools/make-pictures.sh").path,
-                             "--binary", LedringProcess.executable.path, "--out", out]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try ChildProcess.run("/bin/bash", [PicturesTests.root.appendingPathComponent("tools/make-pictures.sh").path,
+                                                         "--binary", LedringProcess.executable.path, "--out", out], timeout: 300)
+        #expect(result.status == 0, "make-pictures.sh: \(result.stderr)")
         let committed = PicturesTests.root.appendingPathComponent("docs/pictures").path
         let names = try FileManager.default.contentsOfDirectory(atPath: committed).filter { $0.hasSuffix(".svg") }.sorted()
         #expect(names.count >= 5)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LEDRingNetTesting
 
 /// tools/setup-pi.sh against a fake Raspberry Pi OS root: every change is printed, and a second
 /// run changes nothing.
@@ -8,16 +9,9 @@ import Testing
         .deletingLastPathComponent()
 
     func runScript(root: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.repository.appendingPathComponent("tools/setup-pi.sh").path, "--root", root]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        // Its messages on both streams, in one text: the tests look for lines, not their order.
+        let result = try ChildProcess.run("/bin/bash", [Self.repository.appendingPathComponent("tools/setup-pi.sh").path, "--root", root])
+        return (result.status, result.stdout + result.stderr)
     }
 
     @Test func configuresAFreshPi4AndIsIdempotent() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import LEDWire
 import Testing
+import LEDRingNetTesting
 
 /// End-to-end: the built binary, run as a script would run it (no terminal).
 @Suite struct SimulateCommandTests {
@@ -253,27 +254,18 @@ import Testing
 @Suite struct InterruptTests {
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalEndsAPacedRunCleanly(signal: Int32) throws {
-        let process = Process()
-        process.executableURL = LedringProcess.executable
-        process.arguments = ["--simulate", "--spin", "move", "--frames", "1000000", "--realtime", "--format", "text"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(LedringProcess.executable.path,
+                                       ["--simulate", "--spin", "move", "--frames", "1000000", "--realtime", "--format", "text"],
+                                       stderr: .null)
         // Wait (bounded) for the first frame, so the handlers are installed before the signal.
-        let reader = out.fileHandleForReading
-        var seen = Data()
+        var seen: [UInt8] = []
         let deadline = Date().addingTimeInterval(20)
         while !String(decoding: seen, as: UTF8.self).contains("frame 1 "), Date() < deadline {
-            seen.append(reader.availableData)
+            seen += process.readOutput(timeout: 1)
         }
-        kill(process.processIdentifier, signal)
-        let stopDeadline = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < stopDeadline { usleep(10_000) }
-        #expect(!process.isRunning)
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        process.send(signal)
+        // Bounded: a run that ignores the signal is killed when `process` goes, and fails here.
+        #expect(process.wait(timeout: 20) == 0)
+        #expect(process.endingSignal == nil)
     }
 }

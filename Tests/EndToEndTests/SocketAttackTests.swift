@@ -75,8 +75,8 @@ import Testing
         })
         defer { daemon.cleanUp() }
         let junk = (0..<500).map { "junk \($0) \u{1B}[31mred\u{1B}[0m" }.joined(separator: "\n") + "\n"
-        daemon.stdinPipe.fileHandleForWriting.write(Data(junk.utf8))
-        try daemon.stdinPipe.fileHandleForWriting.close()
+        daemon.process.write(junk)
+        daemon.process.closeInput()
         #expect(daemon.waitUntil { daemon.stderr.contains("standard input closed") })
         let complaints = daemon.stderr.split(separator: "\n").filter { $0.contains("standard input line") }
         #expect(complaints.count >= 1 && complaints.count <= 10)

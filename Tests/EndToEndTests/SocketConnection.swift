@@ -31,14 +31,29 @@ final class SocketConnection {
 
     deinit { close(fd) }
 
-    /// Sends `text` as is.
-    func send(_ text: String) throws {
+    /// Sends `text` as is, reading replies meanwhile (kept for `readLine`): a client that only
+    /// writes while the daemon waits for it to read its replies would wait for ever. Bounded by
+    /// `timeout` seconds.
+    func send(_ text: String, timeout: Double = 30) throws {
         let bytes = Array(text.utf8)
         var offset = 0
+        let deadline = Date().addingTimeInterval(timeout)
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure(description: "send: errno \(errno)") }
-            offset += n
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n > 0 {
+                offset += n
+                continue
+            }
+            guard n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw Failure(description: "send: errno \(errno)") }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw Failure(description: "send: the daemon took nothing for \(timeout) s") }
+            var p = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            if p.revents & Int16(POLLIN) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if got > 0 { received += buffer[0..<got] }
+            }
         }
     }
 
