@@ -18,7 +18,7 @@ enum ReplyFormatter {
                 rows.append((name, ring["spinning"] == .bool(true)
                     ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"))
             }
-            let width = rows.map(\.0.count).max() ?? 0
+            let width = rows.map { $0.0.count }.max() ?? 0
             var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + " " + $0.1 + "\n" }.joined()
             if let brightness = reply["brightness"] { out += "brightness \(percent(brightness))\n" }
             return out

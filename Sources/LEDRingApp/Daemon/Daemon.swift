@@ -1,7 +1,6 @@
 import Glibc
 import LEDHardware
 import LEDRingControl
-import LEDRingNet
 import LEDWire
 import RingRender
 
@@ -108,7 +107,7 @@ final class Daemon {
         let now = MonotonicClock.seconds()
         started = now
         schedule = DaemonSchedule(fps: options.fps ?? config.fps)
-        controller = Controller(names: config.layout.rings.map(\.name), brightness: config.brightness)
+        controller = Controller(names: config.layout.rings.map { $0.name }, brightness: config.brightness)
         switch persistence.store.load() {
         case .none: break
         case .state(let saved): controller.restore(saved, at: now)
@@ -130,8 +129,7 @@ final class Daemon {
             throw error
         }
         do {
-            network = NetworkFrontEnds(remote: try DaemonRemote(
-                names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true), system: system))
+            network = try NetworkFrontEnds(names: config.layout.rings.map { $0.name }, system: system)
             server = try ClientServer(listeningOn: socketPath, mode: config.socket.mode, system: system)
         } catch {
             output.close()

@@ -1,3 +1,6 @@
+// Only the network front ends drive the daemon through this (threads, Dispatch), so the Embedded
+// build, which has neither them nor Dispatch, leaves it out with them (see NetworkFrontEnds.swift).
+#if !hasFeature(Embedded)
 import Dispatch
 import Glibc
 import LEDRingControl
@@ -158,3 +161,4 @@ final class DaemonRemote: RingControl {
         if wait { _ = pending.done.wait(timeout: .now() + applyWait) }
     }
 }
+#endif
