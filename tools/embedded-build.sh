@@ -54,6 +54,20 @@ gpiod_root() {
     echo "$dir/root"
 }
 
+# Several architectures: the .debs are fetched one after the other (apt and dpkg take locks), then
+# the architectures are built side by side, one per core (LEDRING_EMBEDDED_JOBS overrides): each
+# swiftc -wmo runs on one core, so this halves the wall time on CI's two.
+if [ ${#arches[@]} -gt 1 ]; then
+    for arch in "${arches[@]}"; do
+        case $arch in
+        aarch64) gpiod_root arm64 >/dev/null ;;
+        armv6) gpiod_root armel >/dev/null ;;
+        esac
+    done
+    printf '%s\n' "${arches[@]}" | xargs -P "${LEDRING_EMBEDDED_JOBS:-$(nproc)}" -I{} "$0" {}
+    exit
+fi
+
 for arch in "${arches[@]}"; do
     case $arch in
     host)
@@ -97,9 +111,14 @@ for arch in "${arches[@]}"; do
         [ "$module" = LEDHardware ] && defines=(-DGPIOD_V1)
         library=(-parse-as-library)
         [ "$module" = ledring ] && library=()   # main.swift: top-level code
+        # swiftc leaves an existing object alone in some reruns; removed first, a stale one can never be linked.
+        rm -f "$out/obj/$module.o"
         sources=()
         while IFS= read -r file; do sources+=("$file"); done < <(find "$repo/Sources/$module" -name '*.swift' | sort)
+        # One section per function: every module's object carries (weak) copies of the code it uses
+        # from the modules below, which --gc-sections can drop only function by function.
         if ! swiftc -target "$target" -enable-experimental-feature Embedded -wmo "${library[@]}" -Osize \
+            -Xfrontend -function-sections \
             -module-name "$module" -I "$out/obj" -I "$repo/tools/embedded/modules" -I "$repo/Sources/CMath/include" \
             "${xcc[@]}" "${defines[@]}" \
             -emit-module -emit-module-path "$out/obj/$module.swiftmodule" \
@@ -110,7 +129,9 @@ for arch in "${arches[@]}"; do
         objects+=("$out/obj/$module.o")
     done
     "$cc" "${cflags[@]}" -Os -c -o "$out/obj/runtime.o" "$repo/tools/embedded/runtime.c"
-    "$cc" "${cflags[@]}" -static -no-pie -B"$usr/bin" -fuse-ld=lld -o "$out/ledring.unstripped" \
+    # --icf=all folds the identical copies that remain.
+    "$cc" "${cflags[@]}" -static -no-pie -B"$usr/bin" -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all \
+        -o "$out/ledring.unstripped" \
         "${objects[@]}" "$out/obj/runtime.o" "$libgpiod" -lm \
         "$usr/lib/swift/embedded/$target/libswiftUnicodeDataTables.a"
     "$strip" -o "$out/ledring" "$out/ledring.unstripped"
