@@ -1,7 +1,6 @@
 import Glibc
 import LEDRingControl
 import LEDJSON
-import LEDRingNet
 import LEDSystem
 import RingRender
 
@@ -119,13 +118,13 @@ struct DaemonConfig: Sendable {
             // Still read the rest, so every problem in the file is listed at once.
             if let stand = try? RingLayout(rings: Palette.activityRings()) {
                 var unused = DaemonConfig(layout: stand)
-                unused.readSettings(members, ringNames: (rings ?? []).map(\.name), into: &reader)
+                unused.readSettings(members, ringNames: (rings ?? []).map { $0.name }, into: &reader)
             }
             return nil
         }
         layout.looks = looks
         var config = DaemonConfig(layout: layout)
-        config.readSettings(members, ringNames: layout.rings.map(\.name), into: &reader)
+        config.readSettings(members, ringNames: layout.rings.map { $0.name }, into: &reader)
         return config
     }
 
