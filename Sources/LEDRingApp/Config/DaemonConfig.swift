@@ -110,7 +110,7 @@ struct DaemonConfig: Sendable {
         let looks = readLooks(members["looks"], at: "looks", into: &reader)
         for (i, ring) in (rings ?? []).enumerated() {
             if let look = ring.look, !looks.contains(where: { $0.name == look }) {
-                let known = looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.map(\.name).joined(separator: ", "))"
+                let known = looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.map { $0.name }.joined(separator: ", "))"
                 reader.report("rings[\(i)].look", "no look called \"\(look)\"; \(known)")
             }
         }
