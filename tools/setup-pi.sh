@@ -9,7 +9,9 @@
 # Safe to run again: what is already right is left alone and reported as such.
 #
 # usage: sudo tools/setup-pi.sh [--binary PATH] [--config FILE] [--user NAME] [--dry-run] [--root DIR]
-#   --binary PATH  the ledring binary to install (default: .build/release/ledring if present)
+#   --binary PATH  the ledring binary to install: a downloaded static one (ledring-aarch64 on 64-bit
+#                  Raspberry Pi OS, ledring-armv6 on 32-bit, any Pi), or your own build
+#                  (default: .build/release/ledring if present)
 #   --config FILE  the config to install if /etc/ledring/config.json does not exist yet
 #                  (default: examples/minimal.json)
 #   --user NAME    who may use the control socket (default: $SUDO_USER)
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
         --user) user="$2"; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --root) root="${2%/}"; shift 2 ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) echo "setup-pi.sh: unknown option $1; see --help" >&2; exit 64 ;;
     esac
 done
@@ -41,6 +43,26 @@ if [ -z "$root" ] && [ "$(id -u)" -ne 0 ] && [ "$dry" -eq 0 ]; then
     exit 77
 fi
 if [ -z "$binary" ] && [ -x "$here/.build/release/ledring" ]; then binary="$here/.build/release/ledring"; fi
+if [ -n "$binary" ] && [ ! -f "$binary" ]; then
+    echo "setup-pi.sh: no file $binary" >&2
+    exit 66
+fi
+
+# The static binary for this system, by the userland's word size (a 64-bit kernel may run a
+# 32-bit Raspberry Pi OS, which needs the armv6 binary).
+pi_binary_name() {
+    case "$(uname -m)" in
+    aarch64|arm64) if [ "$(getconf LONG_BIT 2>/dev/null)" = 32 ]; then echo ledring-armv6; else echo ledring-aarch64; fi ;;
+    arm*) echo ledring-armv6 ;;
+    *) echo "ledring-$(uname -m)" ;;
+    esac
+}
+# A binary for another CPU installs fine and then fails in systemd with "Exec format error";
+# on the machine itself (not with --root) it is tried first.
+if [ -n "$binary" ] && [ -z "$root" ] && ! "$binary" --version >/dev/null 2>&1; then
+    echo "setup-pi.sh: $binary does not run here (another CPU?); this system needs $(pi_binary_name), see README \"Running it on a Pi\"" >&2
+    exit 65
+fi
 
 reboot_needed=0
 say() { printf '%s\n' "$*"; }
@@ -154,7 +176,7 @@ elif [ -n "$binary" ]; then
 elif [ -x "$root/usr/local/bin/ledring" ]; then
     say "ok: $root/usr/local/bin/ledring present"
 else
-    say "note: no ledring binary given; build with \`swift build -c release\` and pass --binary .build/release/ledring"
+    say "note: no ledring binary given; download $(pi_binary_name) and pass --binary ./$(pi_binary_name), or build with \`swift build -c release --static-swift-stdlib\` and pass --binary .build/release/ledring"
 fi
 if [ -f "$root/etc/ledring/config.json" ]; then
     say "ok: $root/etc/ledring/config.json exists (kept)"

@@ -85,7 +85,7 @@ enum ValueParser {
                                                             as type: T.Type) throws(CommandError) -> T
     where T.RawValue == String {
         if let value = T(rawValue: text) { return value }
-        let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+        let names = T.allCases.map { $0.rawValue }.joined(separator: ", ")
         throw .usage("\(option) \(quoted(text)): unknown; use one of \(names)")
     }
 

@@ -151,7 +151,7 @@ public enum LEDRingApp {
         }
         guard let name, name != "auto" else { return BoardDetector(catalog: catalog).detect()?.board }
         guard let board = catalog.board(id: name) else {
-            let ids = catalog.boards.map(\.id).joined(separator: ", ")
+            let ids = catalog.boards.map { $0.id }.joined(separator: ", ")
             throw .usage("--board \"\(name)\": unknown board; use auto or one of \(ids)")
         }
         return board

@@ -27,7 +27,7 @@ struct OneShotCommand {
         layout = try options.layout()
         format = options.format ?? (stdoutIsTerminal ? .ansi : .text)
         var states = [RingState](repeating: RingState(), count: layout.rings.count)
-        let known = layout.rings.map(\.name).joined(separator: ", ")
+        let known = layout.rings.map { $0.name }.joined(separator: ", ")
         if options.sets.isEmpty && options.spins.isEmpty {
             for (i, ring) in layout.rings.enumerated() {
                 states[i].set(OneShotCommand.demoValues[ring.name] ?? 0.8, at: 0,

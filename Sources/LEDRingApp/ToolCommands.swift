@@ -25,7 +25,7 @@ enum ToolCommands {
             throw CommandError(error.description, code: .config)
         }
         var out = ""
-        let width = catalog.boards.map(\.id.count).max() ?? 0
+        let width = catalog.boards.map { $0.id.count }.max() ?? 0
         for board in catalog.boards {
             out += board.id + String(repeating: " ", count: width - board.id.count + 2) + board.displayName + "\n"
             for port in board.spi {

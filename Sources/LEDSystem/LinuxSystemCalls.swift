@@ -2,13 +2,13 @@ import CSpidev
 import Glibc
 
 /// The real seam: each method is one Glibc call (or one CSpidev helper) and nothing more.
-public struct LinuxSystemCalls: SystemCalls {
+public final class LinuxSystemCalls: SystemCalls {
     /// Creates the real seam; it holds no state.
     public init() {}
 
     /// `open(2)`.
     public func open(_ path: String, flags: Int32, mode: UInt32) throws(Errno) -> Int32 {
-        let fd = Glibc.open(path, flags, mode_t(mode))
+        let fd = cledring_open(path, flags, mode)
         if fd < 0 { throw Errno.current }
         return fd
     }
@@ -85,7 +85,7 @@ public struct LinuxSystemCalls: SystemCalls {
 
     /// Reads a small file with open/read/close; sysfs files report size 0, so read to EOF.
     public func readFile(_ path: String) throws(Errno) -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = cledring_open(path, O_RDONLY | O_CLOEXEC, 0)
         if fd < 0 { throw Errno.current }
         defer { _ = Glibc.close(fd) }
         var contents: [UInt8] = []
@@ -114,17 +114,17 @@ public struct LinuxSystemCalls: SystemCalls {
 
     /// The parts of a `struct stat` ledring reads.
     static func status(_ info: Glibc.stat) -> FileStatus {
-        let type = info.st_mode & S_IFMT
+        let type = cledring_file_type(info.st_mode)
         return FileStatus(
-            isCharacterDevice: type == S_IFCHR,
-            isDirectory: type == S_IFDIR,
+            isCharacterDevice: type == cledring_file_characterDevice,
+            isDirectory: type == cledring_file_directory,
             groupID: info.st_gid,
             permissions: UInt32(info.st_mode & 0o7777),
             size: Int(info.st_size),
-            isSocket: type == S_IFSOCK,
-            isFIFO: type == S_IFIFO,
-            isSymbolicLink: type == S_IFLNK,
-            isBlockDevice: type == S_IFBLK
+            isSocket: type == cledring_file_socket,
+            isFIFO: type == cledring_file_fifo,
+            isSymbolicLink: type == cledring_file_symbolicLink,
+            isBlockDevice: type == cledring_file_blockDevice
         )
     }
 

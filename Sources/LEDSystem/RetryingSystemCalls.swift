@@ -4,7 +4,7 @@ import Glibc
 ///
 /// `close` is deliberately not retried: Linux releases the descriptor even when `close`
 /// reports `EINTR`, so a retry could close a descriptor another thread has just opened.
-public struct RetryingSystemCalls: SystemCalls {
+public final class RetryingSystemCalls: SystemCalls {
     /// The calls being wrapped.
     public let base: any SystemCalls
     /// The monotonic clock in nanoseconds, for the time an interrupted `poll` has left.

@@ -37,7 +37,7 @@ extension SystemCalls {
 
     /// One send of `bytes` on a non-blocking socket (`socket: true`) or write to another
     /// descriptor, classified.
-    public func sendAvailable(_ fd: Int32, _ bytes: ArraySlice<UInt8>, socket: Bool = true) -> SendOutcome {
+    public func sendAvailable(_ fd: Int32, _ bytes: ArraySlice<UInt8>, socket: Bool) -> SendOutcome {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(Errno) -> Int in socket ? try send(fd, raw) : try write(fd, raw) }
         }
@@ -50,10 +50,10 @@ extension SystemCalls {
 
     /// Sends all of `bytes` on a blocking or non-blocking socket, waiting in `poll` while it is
     /// full (at most `timeout` milliseconds each time).
-    public func sendAll(_ fd: Int32, _ bytes: [UInt8], timeout: Int32 = 1000) throws(Errno) {
+    public func sendAll(_ fd: Int32, _ bytes: [UInt8], timeout: Int32) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            switch sendAvailable(fd, bytes[offset...]) {
+            switch sendAvailable(fd, bytes[offset...], socket: true) {
             case .failed(let error): throw error
             case .sent(count: 0):
                 var entry = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]

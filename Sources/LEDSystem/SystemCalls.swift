@@ -5,7 +5,10 @@ import Glibc
 ///
 /// Each method makes exactly one attempt and reports failure as a typed `Errno`; retrying
 /// `EINTR` is done once, in `RetryingSystemCalls`, so fakes can script an interrupted call.
-public protocol SystemCalls: Sendable {
+///
+/// Class-bound because Embedded Swift (the static Pi binaries) has existentials only of class
+/// protocols, and the seam is passed around as `any SystemCalls`.
+public protocol SystemCalls: AnyObject, Sendable {
     /// `open(2)`; returns the file descriptor.
     func open(_ path: String, flags: Int32, mode: UInt32) throws(Errno) -> Int32
     /// `close(2)`.
@@ -69,6 +72,27 @@ public protocol SystemCalls: Sendable {
     func unblockSignals(_ signals: [Int32]) throws(Errno)
     /// `umask(2)`: sets the mask, returns the previous one (it cannot fail).
     func setFileCreationMask(_ mask: UInt32) -> UInt32
+
+    // Helpers built on the calls above, each implemented once in an extension and never by a
+    // conformer. They are requirements, not only extension methods, because Embedded Swift (6.3)
+    // compiles a call from another module to an extension method of a class existential into a
+    // trap; a requirement is called through the witness table instead. For the same reason they
+    // have no default arguments.
+
+    /// `mkdir -p` (see the extension).
+    func makeDirectories(_ path: String, mode: UInt32)
+    /// Writes all of `bytes` to a blocking descriptor (see the extension).
+    func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno)
+    /// Writes all of `text` to a blocking descriptor (see the extension).
+    func writeAll(_ fd: Int32, _ text: String) throws(Errno)
+    /// One read, classified (see the extension).
+    func readAvailable(_ fd: Int32, into buffer: inout [UInt8]) -> ReadOutcome
+    /// One send or write, classified (see the extension).
+    func sendAvailable(_ fd: Int32, _ bytes: ArraySlice<UInt8>, socket: Bool) -> SendOutcome
+    /// Sends all of `bytes`, waiting in `poll` while the socket is full (see the extension).
+    func sendAll(_ fd: Int32, _ bytes: [UInt8], timeout: Int32) throws(Errno)
+    /// A connected Unix stream socket (see the extension).
+    func connectUnix(_ path: String) throws(Errno) -> Int32
 }
 
 /// What a signal does, for `setSignalAction`.

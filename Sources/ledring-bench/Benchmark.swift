@@ -69,7 +69,7 @@ struct Benchmark {
         var apaBytes = [UInt8](repeating: 0, count: apa102.encodedLength(ledCount: leds))
         let encodeWS = time { _ in try? ws2812.encode(frame, into: &bytes) }
         let encodeAPA = time { _ in try? apa102.encode(frame, into: &apaBytes) }
-        let driver = LEDDriver(encoder: ws2812, transport: DiscardTransport(), ledCount: leds)
+        let driver = LEDDriver(encoder: .symbols(ws2812), transport: DiscardTransport(), ledCount: leds)
         let whole = time { i in
             renderer.render(states: states, at: Double(i) / 60)
             try? driver.show(renderer.frame)
@@ -85,7 +85,7 @@ struct Benchmark {
     /// Renders and encodes `frames` frames of the scene, untimed.
     static func profileWholePath(leds: Int, frames: Int) throws {
         var (renderer, states) = try scene(leds: leds)
-        let driver = LEDDriver(encoder: try SPISymbolEncoder(chip: .ws2812b, clockHz: ws2812Clock),
+        let driver = LEDDriver(encoder: .symbols(try SPISymbolEncoder(chip: .ws2812b, clockHz: ws2812Clock)),
                                transport: DiscardTransport(), ledCount: leds)
         for i in 0..<frames {
             renderer.render(states: states, at: Double(i) / 60)

@@ -44,3 +44,44 @@ import LEDRingNetTesting
         #expect(!second.contains("change:"), "\(second)")
     }
 }
+
+/// tools/setup-pi.sh installs the one file a Pi user downloads (the static Embedded Swift build).
+@Suite struct SetupScriptBinaryTests {
+    func runScript(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [SetupScriptTests.repository.appendingPathComponent("tools/setup-pi.sh").path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func installsADownloadedBinaryOnceAndRefusesAMissingOne() throws {
+        let root = "/tmp/lr-setup-bin-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/boot/firmware", withIntermediateDirectories: true)
+        try "dtparam=spi=on\n".write(toFile: root + "/boot/firmware/config.txt", atomically: true, encoding: .utf8)
+        try "console=tty1 spidev.bufsiz=65536\n".write(toFile: root + "/boot/firmware/cmdline.txt", atomically: true, encoding: .utf8)
+        let download = root + "/ledring-armv6"
+        try "#!/bin/sh\necho ledring\n".write(toFile: download, atomically: true, encoding: .utf8)
+
+        let (status, first) = try runScript(["--root", root, "--binary", download])
+        #expect(status == 0, "\(first)")
+        #expect(first.contains("change: install \(download) as \(root)/usr/local/bin/ledring"))
+        #expect(fm.contents(atPath: root + "/usr/local/bin/ledring") == fm.contents(atPath: download))
+        #expect(fm.isExecutableFile(atPath: root + "/usr/local/bin/ledring"))
+
+        let (again, second) = try runScript(["--root", root, "--binary", download])
+        #expect(again == 0)
+        #expect(second.contains("ok: \(root)/usr/local/bin/ledring is \(download)"), "\(second)")
+
+        let (missing, message) = try runScript(["--root", root, "--binary", root + "/ledring-aarch64"])
+        #expect(missing == 66)
+        #expect(message.contains("no file \(root)/ledring-aarch64"))
+    }
+}

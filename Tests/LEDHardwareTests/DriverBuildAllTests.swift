@@ -111,7 +111,7 @@ import Testing
 
     @Test func showRejectsAFrameOfTheWrongSize() throws {
         let recording = RecordingTransport()
-        let driver = LEDDriver(encoder: try APA102Encoder(), transport: recording, ledCount: 4)
+        let driver = LEDDriver(encoder: .apa102(try APA102Encoder()), transport: recording, ledCount: 4)
         #expect(throws: HardwareError.self) { try driver.show([.black]) }
         try driver.show([RGB8](repeating: .black, count: 4))
         #expect(recording.transfers.count == 1)
@@ -123,7 +123,7 @@ import Testing
     @Test func apa102HighDynamicRangeSendsTheSixteenBitFrame() throws {
         let recording = RecordingTransport()
         let encoder = try APA102Encoder()
-        let driver = LEDDriver(encoder: encoder, transport: recording, ledCount: 2, highDynamicRange: true)
+        let driver = LEDDriver(encoder: .apa102(encoder), transport: recording, ledCount: 2, highDynamicRange: true)
         let frame16 = [RGB16(r: 300, g: 0, b: 40), RGB16(r: 65535, g: 1000, b: 0)]
         try driver.show([.black, .black], frame16: frame16)
         let bytes = try #require(recording.transfers.first?.bytes)
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func highDynamicRangeIsIgnoredForSelfClockedChips() throws {
-        let driver = LEDDriver(encoder: try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428),
+        let driver = LEDDriver(encoder: .symbols(try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428)),
                                transport: RecordingTransport(), ledCount: 1, highDynamicRange: true)
         #expect(!driver.highDynamicRange)
     }

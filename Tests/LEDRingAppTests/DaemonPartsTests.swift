@@ -52,7 +52,7 @@ import Testing
             let transport = RecordingTransport()
             transports.append(transport)
             do {
-                return LEDDriver(encoder: try APA102Encoder(), transport: transport, ledCount: 4)
+                return LEDDriver(encoder: .apa102(try APA102Encoder()), transport: transport, ledCount: 4)
             } catch {
                 throw HardwareError(kind: .invalidConfiguration, message: error.message)
             }
@@ -97,7 +97,7 @@ import Testing
         // 1024 WS2812 LEDs take about 31 ms on the wire: more than a 60 fps frame.
         let encoder = try SPISymbolEncoder(chip: .ws2812b, clockHz: 3_571_428)
         let output = DriverOutput(name: "ws2812-spi", device: nil) { () throws(HardwareError) -> LEDDriver in
-            LEDDriver(encoder: encoder, transport: RecordingTransport(), ledCount: 1024)
+            LEDDriver(encoder: .symbols(encoder), transport: RecordingTransport(), ledCount: 1024)
         }
         try output.open(at: 0)
         #expect(output.minimumFrameInterval == encoder.wireTimeMicroseconds(ledCount: 1024) / 1e6)

@@ -9,6 +9,8 @@
 #include <linux/spi/spidev.h>
 #include <linux/gpio.h>
 #include <sys/socket.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 // accept4(2) and pipe2(2) are declared by glibc only under _GNU_SOURCE, which Swift's Glibc module
 // is not built with; these are glibc's own prototypes (sys/socket.h, unistd.h), so the seam can ask
@@ -17,6 +19,24 @@ extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags)
 extern int pipe2(int fds[2], int flags);
 /// accept4(2) without the peer's address (Unix sockets have none worth reading).
 static inline int cledring_accept4(int fd, int flags) { return accept4(fd, 0, 0, flags); }
+/// open(2) always with a mode: Swift cannot call the variadic `open`, and only Glibc's Swift
+/// overlay (absent in Embedded Swift) wraps it, so both builds open files through this.
+static inline int cledring_open(const char *path, int flags, unsigned int mode) { return open(path, flags, (mode_t)mode); }
+/// What kind of node a `st_mode` describes. The S_IF* constants are imported twice on the host (as
+/// C macros and, typed, by Glibc's overlay) and only once in Embedded Swift, so the test is made here.
+enum cledring_file_kind {
+    cledring_file_other, cledring_file_directory, cledring_file_characterDevice, cledring_file_blockDevice,
+    cledring_file_fifo, cledring_file_socket, cledring_file_symbolicLink
+};
+static inline enum cledring_file_kind cledring_file_type(unsigned int mode) {
+    if (S_ISDIR(mode)) return cledring_file_directory;
+    if (S_ISCHR(mode)) return cledring_file_characterDevice;
+    if (S_ISBLK(mode)) return cledring_file_blockDevice;
+    if (S_ISFIFO(mode)) return cledring_file_fifo;
+    if (S_ISSOCK(mode)) return cledring_file_socket;
+    if (S_ISLNK(mode)) return cledring_file_symbolicLink;
+    return cledring_file_other;
+}
 /// pipe2(2): `fds[0]` is the read end, `fds[1]` the write end.
 static inline int cledring_pipe2(int *fds, int flags) { return pipe2(fds, flags); }
 

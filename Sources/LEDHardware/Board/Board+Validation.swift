@@ -13,7 +13,7 @@ extension Board {
         if match.compatible.isEmpty && match.modelPrefixes.isEmpty {
             problems.append("match needs at least one compatible string or model prefix")
         }
-        if match.compatible.contains(where: \.isEmpty) || match.modelPrefixes.contains(where: \.isEmpty) {
+        if match.compatible.contains(where: { $0.isEmpty }) || match.modelPrefixes.contains(where: { $0.isEmpty }) {
             problems.append("match contains an empty string, which would match every board")
         }
         if configFiles.isEmpty || configFiles.contains(where: { !$0.hasPrefix("/") }) {

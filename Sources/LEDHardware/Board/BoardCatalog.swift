@@ -30,7 +30,7 @@ public struct BoardCatalog: Sendable {
         }
         var reader = JSONReader()
         guard let board = Board.read(document, into: &reader) else {
-            throw invalid(reader.problems.map(\.description).joined(separator: "; "))
+            throw invalid(reader.problems.map { $0.description }.joined(separator: "; "))
         }
         let problems = board.validationProblems(fileName: fileName)
         guard problems.isEmpty else {

@@ -231,7 +231,7 @@ public enum Doctor {
         // it — unless Bluetooth is moved off the PL011 and the PL011 becomes the console UART
         // (raspberrypi/documentation configuration/uart.adoc; rpi/linux #2060, #2094, #4929).
         if let pinned = core.enableUARTFixesAtMHz, settings["enable_uart"] == "1",
-            !overlays.contains(where: { $0.contains("miniuart-bt") || $0.contains("disable-bt") }) {
+            !overlays.contains(where: { $0.containsText("miniuart-bt") || $0.containsText("disable-bt") }) {
             return DoctorCheck(
                 name: "core clock", passed: true,
                 detail: "enable_uart=1 in \(file) fixes the core clock at \(pinned) MHz (the mini UART needs it)")
@@ -324,7 +324,7 @@ public enum Doctor {
 
     /// Every value of `key=` lines (e.g. all `dtoverlay=` lines), comments dropped.
     static func values(of key: String, in text: String) -> [String] {
-        text.split(whereSeparator: \.isNewline).compactMap { rawLine in
+        text.split(whereSeparator: { $0.isNewline }).compactMap { rawLine in
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             guard let equals = line.firstIndex(of: "="), line[..<equals].filter({ !$0.isWhitespace }) == key else { return nil }
             return String(line[line.index(after: equals)...].filter { !$0.isWhitespace })
@@ -335,7 +335,7 @@ public enum Doctor {
     /// Section filters such as `[pi4]` are ignored: the doctor runs on the board they select.
     static func parseConfig(_ text: String) -> [String: String] {
         var settings: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: \.isNewline) {
+        for rawLine in text.split(whereSeparator: { $0.isNewline }) {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             guard let equals = line.firstIndex(of: "=") else { continue }
             let key = line[..<equals].filter { !$0.isWhitespace }
@@ -348,7 +348,7 @@ public enum Doctor {
     /// The name of group `id` from `<root>/etc/group`.
     static func groupName(id: UInt32, root: String, system: RetryingSystemCalls) -> String? {
         guard let bytes = try? system.readFile(RootPath.join(root, "/etc/group")) else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0.isNewline }) {
             let fields = line.split(separator: ":", omittingEmptySubsequences: false)
             if fields.count >= 3, UInt32(fields[2]) == id { return String(fields[0]) }
         }

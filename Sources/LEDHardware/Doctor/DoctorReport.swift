@@ -12,7 +12,7 @@ public struct DoctorReport: Hashable, Sendable {
     }
 
     /// True when every check passed.
-    public var allPassed: Bool { checks.allSatisfy(\.passed) }
+    public var allPassed: Bool { checks.allSatisfy { $0.passed } }
 
     /// 0 when all checks pass, 69 (EX_UNAVAILABLE) otherwise.
     public var exitCode: Int32 { allPassed ? 0 : 69 }

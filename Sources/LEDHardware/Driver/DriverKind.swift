@@ -55,7 +55,7 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
             _ = try GPIODriver(name: name)
         }
         throw HardwareError(kind: .invalidConfiguration, message: "unknown driver \"\(name)\"",
-                            fix: "use one of \(DriverKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                            fix: "use one of \(DriverKind.allCases.map { $0.rawValue }.joined(separator: ", "))")
     }
 
     /// The chip's current model, for the power limiter.

@@ -47,7 +47,7 @@ public struct DriverSettings: Sendable {
     public var resolvedDevice: String {
         if let device { return device }
         if kind.usesGPIO {
-            return "GPIO \(gpioChip ?? board?.gpioChipLabels.first ?? "chip") lines \(gpioData.map(\.description) ?? "?")/\(gpioClock.map(\.description) ?? "?")"
+            return "GPIO \(gpioChip ?? board?.gpioChipLabels.first ?? "chip") lines \(gpioData.map { $0.description } ?? "?")/\(gpioClock.map { $0.description } ?? "?")"
         }
         if kind == .ledsPIO { return board?.pio?.device ?? "/dev/leds0" }
         return board?.spi.first?.device ?? "/dev/spidev0.0"
@@ -87,7 +87,7 @@ public struct DriverSettings: Sendable {
             transport = spi
         }
         let clockHz = board?.actualSPIClockHz(requestedHz: UInt32(acceptedHz)).map(Double.init) ?? acceptedHz
-        let encoder: any WireEncoder
+        let encoder: ChipEncoder
         do {
             encoder = try makeEncoder(clockHz: clockHz, overlay: overlay)
         } catch {
@@ -115,17 +115,17 @@ public struct DriverSettings: Sendable {
 
     /// The encoder for this chip at `clockHz`; for `/dev/ledsN`, for the overlay's `rgbw` and the
     /// brightness (hence gamma) the kernel applies, 255 (the overlay default) when unknown.
-    func makeEncoder(clockHz: Double, overlay: LedsPIOOverlay? = nil) throws(WireError) -> any WireEncoder {
+    func makeEncoder(clockHz: Double, overlay: LedsPIOOverlay? = nil) throws(WireError) -> ChipEncoder {
         if let chip = kind.clocklessChip {
-            return try SPISymbolEncoder(chip: chip, clockHz: clockHz, colorOrder: colorOrder,
-                                        whiteExtraction: whiteExtraction)
+            return .symbols(try SPISymbolEncoder(chip: chip, clockHz: clockHz, colorOrder: colorOrder,
+                                                 whiteExtraction: whiteExtraction))
         }
         if let variant = kind.apa102Variant {
-            return try APA102Encoder(variant: variant, colorOrder: colorOrder ?? .bgr, clockHz: clockHz)
+            return .apa102(try APA102Encoder(variant: variant, colorOrder: colorOrder ?? .bgr, clockHz: clockHz))
         }
         // The kernel sends W only with `rpi,rgbw`; without it a W byte would be light lost.
         let rgbw = overlay?.rgbw ?? colorOrder?.hasWhite ?? false
-        return try LedsPioEncoder(rgbw: rgbw, whiteExtraction: whiteExtraction,
-                                  kernelBrightness: overlay?.brightness ?? 255)
+        return .ledsPIO(try LedsPioEncoder(rgbw: rgbw, whiteExtraction: whiteExtraction,
+                                           kernelBrightness: overlay?.brightness ?? 255))
     }
 }

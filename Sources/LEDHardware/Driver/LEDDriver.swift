@@ -6,7 +6,7 @@ import RingRender
 /// Owns the encode buffer, so after the first frame `show` allocates nothing.
 public final class LEDDriver {
     /// How colours become bytes.
-    public let encoder: any WireEncoder
+    public let encoder: ChipEncoder
     /// Where the bytes go.
     public let transport: any Transport
     /// LEDs on the chain.
@@ -21,10 +21,10 @@ public final class LEDDriver {
     private var bytes: [UInt8]
 
     /// Combines `encoder` and `transport` for a chain of `ledCount` LEDs.
-    public init(encoder: any WireEncoder, transport: any Transport, ledCount: Int, clockHz: Double? = nil,
+    public init(encoder: ChipEncoder, transport: any Transport, ledCount: Int, clockHz: Double? = nil,
                 highDynamicRange: Bool = false) {
         self.encoder = encoder
-        self.highDynamicRange = highDynamicRange && encoder is APA102Encoder
+        self.highDynamicRange = highDynamicRange && self.encoder.apa102Encoder != nil
         self.transport = transport
         self.ledCount = ledCount
         self.clockHz = clockHz
@@ -44,7 +44,7 @@ public final class LEDDriver {
                                 fix: "build the driver for the layout's LED count")
         }
         do {
-            if highDynamicRange, let frame16, frame16.count == ledCount, let apa102 = encoder as? APA102Encoder {
+            if highDynamicRange, let frame16, frame16.count == ledCount, let apa102 = encoder.apa102Encoder {
                 try apa102.encodeHDR(frame16, into: &bytes)
             } else {
                 try encoder.encode(frame, into: &bytes)

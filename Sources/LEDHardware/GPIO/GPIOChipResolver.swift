@@ -84,7 +84,7 @@ public enum GPIOChipResolver {
 
     /// Chip missing: a permission problem when some chips could not be opened, else a wrong label.
     private static func unreachableChip(_ wanted: String, chips: [GPIOChipInfo]) -> HardwareError {
-        let list = chips.map(\.description).joined(separator: ", ")
+        let list = chips.map { $0.description }.joined(separator: ", ")
         if let denied = chips.first(where: { $0.openError == .permissionDenied || $0.openError == .notPermitted }) {
             return HardwareError(
                 kind: .permissionDenied,

@@ -24,7 +24,7 @@ public enum GPIODriver: String, Hashable, Sendable, CaseIterable {
         }
         throw HardwareError(
             kind: .invalidConfiguration, message: "unknown GPIO LED driver \"\(name)\"",
-            fix: "use \(Self.allCases.map(\.rawValue).joined(separator: " or "))")
+            fix: "use \(Self.allCases.map { $0.rawValue }.joined(separator: " or "))")
     }
 
     /// The encoder variant the driver clocks out.

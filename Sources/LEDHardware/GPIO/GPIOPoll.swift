@@ -15,6 +15,6 @@ public enum GPIOPoll {
         } catch {
             throw HardwareError.gpio(error, chip: "GPIO event descriptors \(descriptors)", operation: "waiting on")
         }
-        return fds.filter { $0.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 }.map(\.fd)
+        return fds.filter { $0.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 }.map { $0.fd }
     }
 }

@@ -123,7 +123,7 @@ public final class LibgpiodV1Lines: GPIOLines {
                     }
                 }
             }
-            let names = lines.map(\.lineDescription).joined(separator: ", ")
+            let names = lines.map { $0.lineDescription }.joined(separator: ", ")
             return HardwareError.gpio(errno, chip: label, line: names, operation: operation)
         }
 

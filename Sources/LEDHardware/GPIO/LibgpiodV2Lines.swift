@@ -140,7 +140,7 @@ public final class LibgpiodV2Lines: GPIOLines {
             }
         }
         return HardwareError.gpio(
-            errno, chip: label, line: lines.map(\.lineDescription).joined(separator: ", "), operation: operation)
+            errno, chip: label, line: lines.map { $0.lineDescription }.joined(separator: ", "), operation: operation)
     }
 
     /// A granted request; releases it exactly once.
@@ -160,7 +160,7 @@ public final class LibgpiodV2Lines: GPIOLines {
 
         func error(_ errno: Errno, operation: String) -> HardwareError {
             HardwareError.gpio(
-                errno, chip: label, line: lines.map(\.lineDescription).joined(separator: ", "), operation: operation)
+                errno, chip: label, line: lines.map { $0.lineDescription }.joined(separator: ", "), operation: operation)
         }
 
         func release() {
@@ -213,7 +213,7 @@ public final class LibgpiodV2Lines: GPIOLines {
             }
             self.request = request
             self.buffer = buffer
-            offsets = request.lines.map(\.offset)
+            offsets = request.lines.map { $0.offset }
         }
 
         deinit {

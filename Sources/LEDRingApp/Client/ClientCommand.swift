@@ -173,7 +173,7 @@ enum ClientCommand {
         // A daemon that is full answers "busy" and closes before reading: its reply is still
         // there to read after the write fails, and says more than "Broken pipe".
         do throws(Errno) {
-            try system.sendAll(fd, Array((line + "\n").utf8))
+            try system.sendAll(fd, Array((line + "\n").utf8), timeout: 1000)
         } catch {
             if let reply = try? readReply(fd, path: path, timeout: 1000, system: system) { return reply }
             throw CommandError("sending the request to \(path) failed: \(error)", code: .ioError)

@@ -21,7 +21,7 @@ enum ReplyFormatter {
                 if case .number(let left)? = ring["timerLeft"] { row += " timer \(DurationText.format(left.rounded(.up))) left" }
                 rows.append((name, row))
             }
-            let width = rows.map(\.0.count).max() ?? 0
+            let width = rows.map { $0.0.count }.max() ?? 0
             var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + " " + $0.1 + "\n" }.joined()
             if let brightness = reply["brightness"] { out += "brightness \(percent(brightness))\n" }
             return out

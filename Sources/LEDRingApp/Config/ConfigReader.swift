@@ -1,5 +1,4 @@
 import LEDRingControl
-import LEDRingNet
 import LEDJSON
 import RingRender
 

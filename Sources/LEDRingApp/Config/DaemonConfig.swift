@@ -1,7 +1,6 @@
 import Glibc
 import LEDRingControl
 import LEDJSON
-import LEDRingNet
 import LEDSystem
 import RingRender
 
@@ -111,7 +110,7 @@ struct DaemonConfig: Sendable {
         let looks = readLooks(members["looks"], at: "looks", into: &reader)
         for (i, ring) in (rings ?? []).enumerated() {
             if let look = ring.look, !looks.contains(where: { $0.name == look }) {
-                let known = looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.map(\.name).joined(separator: ", "))"
+                let known = looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.map { $0.name }.joined(separator: ", "))"
                 reader.report("rings[\(i)].look", "no look called \"\(look)\"; \(known)")
             }
         }
@@ -119,13 +118,13 @@ struct DaemonConfig: Sendable {
             // Still read the rest, so every problem in the file is listed at once.
             if let stand = try? RingLayout(rings: Palette.activityRings()) {
                 var unused = DaemonConfig(layout: stand)
-                unused.readSettings(members, ringNames: (rings ?? []).map(\.name), into: &reader)
+                unused.readSettings(members, ringNames: (rings ?? []).map { $0.name }, into: &reader)
             }
             return nil
         }
         layout.looks = looks
         var config = DaemonConfig(layout: layout)
-        config.readSettings(members, ringNames: layout.rings.map(\.name), into: &reader)
+        config.readSettings(members, ringNames: layout.rings.map { $0.name }, into: &reader)
         return config
     }
 

@@ -71,7 +71,7 @@ struct OutputConfig: Sendable, Equatable {
                 if error.kind == .invalidConfiguration, text.hasSuffix("-gpio") || text == "neopixel" {
                     throw CommandError("--driver \(text): \(error.description)", code: .config)
                 }
-                throw .usage("--driver \"\(text)\": unknown; use one of \(DriverKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .usage("--driver \"\(text)\": unknown; use one of \(DriverKind.allCases.map { $0.rawValue }.joined(separator: ", "))")
             }
             try choose(kind)
         case "--device": device = try value()
@@ -136,7 +136,7 @@ struct OutputConfig: Sendable, Equatable {
             }
         }
         if let board = reader.string(members["board"], at: at("board")) {
-            let ids = (try? BoardCatalog.builtIn())?.boards.map(\.id) ?? []
+            let ids = (try? BoardCatalog.builtIn())?.boards.map { $0.id } ?? []
             if board == "auto" || ids.contains(board) {
                 out.board = board
             } else {

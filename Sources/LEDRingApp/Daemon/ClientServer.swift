@@ -144,7 +144,7 @@ final class ClientServer {
             if clients.count >= ClientServer.maxClients,
                let idle = ClientConnection.evictable(clients, at: now, after: ClientServer.evictIdleAfter) {
                 let note = Reply.error("closed: idle while all \(ClientServer.maxClients) places were taken; reconnect to send more").jsonLine + "\n"
-                _ = system.sendAvailable(idle.fd, Array(note.utf8)[...])
+                _ = system.sendAvailable(idle.fd, Array(note.utf8)[...], socket: true)
                 try? system.close(idle.fd)
                 clients.removeAll { $0 === idle }
             }
@@ -152,7 +152,7 @@ final class ClientServer {
                 // Marked busy so the client can say "try again" (exit 69) rather than fail.
                 let reply = #"{"ok":false,"busy":true,"error":"busy: too many clients ("# + "\(ClientServer.maxClients)"
                     + #" connected and active); try again in a moment"}"# + "\n"
-                _ = system.sendAvailable(fd, Array(reply.utf8)[...])
+                _ = system.sendAvailable(fd, Array(reply.utf8)[...], socket: true)
                 try? system.close(fd)
                 continue
             }
@@ -195,7 +195,7 @@ final class ClientServer {
     /// (EAGAIN) keeps the rest queued for the next POLLOUT.
     func flush(_ client: ClientConnection, at now: Double) -> Bool {
         guard !client.outgoing.isEmpty else { return true }
-        switch system.sendAvailable(client.fd, client.outgoing[...]) {
+        switch system.sendAvailable(client.fd, client.outgoing[...], socket: true) {
         case .sent(let n):
             if n > 0 { client.lastActive = now }
             client.outgoing.removeFirst(n)
@@ -211,7 +211,7 @@ final class ClientServer {
 
     /// When the next silent client is to be closed; nil without clients.
     var nextIdleDeadline: Double? {
-        clients.map(\.lastActive).min().map { $0 + ClientServer.clientIdleTimeout }
+        clients.map { $0.lastActive }.min().map { $0 + ClientServer.clientIdleTimeout }
     }
 
     /// Closes clients silent for `clientIdleTimeout`, telling them why.
@@ -220,7 +220,7 @@ final class ClientServer {
         guard !idle.isEmpty else { return }
         for client in idle {
             let note = Reply.error("closed after \(Int(ClientServer.clientIdleTimeout)) s without a request; reconnect to send more").jsonLine + "\n"
-            _ = system.sendAvailable(client.fd, Array(note.utf8)[...])
+            _ = system.sendAvailable(client.fd, Array(note.utf8)[...], socket: true)
             try? system.close(client.fd)
         }
         clients.removeAll { client in idle.contains { $0 === client } }

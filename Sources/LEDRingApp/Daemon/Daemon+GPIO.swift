@@ -54,7 +54,7 @@ extension Daemon {
                                                    encoder: encoder)
         do {
             let inputs = try GPIOInputs(lines: lines(), configuration: configuration)
-            Log.info("GPIO inputs: " + inputs.lines.map(\.description).joined(separator: ", "))
+            Log.info("GPIO inputs: " + inputs.lines.map { $0.description }.joined(separator: ", "))
             return inputs
         } catch {
             throw CommandError(error, context: "gpio inputs")
@@ -68,7 +68,7 @@ extension Daemon {
             case .resetAll: perform(config.gpio.button?.action ?? .reset, at: now)
             case .longPress: perform(config.gpio.button?.longPress ?? .power, at: now)
             case .selectNext:
-                let names = config.layout.rings.map(\.name)
+                let names = config.layout.rings.map { $0.name }
                 let current = names.firstIndex(of: selectedRing) ?? -1
                 selectedRing = names[(current + 1) % names.count]
                 Log.info("knob: \(selectedRing) selected")

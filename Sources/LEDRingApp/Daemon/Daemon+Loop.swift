@@ -23,7 +23,7 @@ extension Daemon {
             var fds = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
             let serverEntries = fds.count..<(fds.count + 1 + server.clients.count)
             fds += server.pollEntries()
-            fds.append(pollfd(fd: network.remote.readEnd, events: Int16(POLLIN), revents: 0))
+            if let wake = network.wakeDescriptor { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
             if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             let inputStart = fds.count
             for fd in inputs?.pollDescriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
@@ -47,7 +47,7 @@ extension Daemon {
                     }
                 }
             }
-            if fds.contains(where: { $0.fd == network.remote.readEnd && $0.revents != 0 }) {
+            if let wake = network.wakeDescriptor, fds.contains(where: { $0.fd == wake && $0.revents != 0 }) {
                 applyRemoteCommands(at: woke)
             }
             server.handle(fds[serverEntries], at: woke) { line, at in handle(.line(line), at: at) }
@@ -112,7 +112,7 @@ extension Daemon {
     /// One blank frame, power off, socket removed, state saved; exit 0.
     func shutdown(reason: String) -> ExitCode {
         Log.info("stopping on \(reason)")
-        network.remote.close()
+        network.closeRemote()
         network.stop()
         let now = MonotonicClock.seconds()
         output.show(session.blank(), at: now)
@@ -173,13 +173,13 @@ extension Daemon {
         controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness
-        let ringsChanged = next.layout.rings.map(\.name) != config.layout.rings.map(\.name)
+        let ringsChanged = next.layout.rings.map { $0.name } != config.layout.rings.map { $0.name }
         config = next
         needsFrame = true
         stateDirty = true
-        network.remote.updateRings(next.layout)
+        network.updateRings(next.layout)
         network.reload(http: next.http, mqtt: next.mqtt, ringsChanged: ringsChanged)
         publishSnapshot(at: now)
-        Log.info("reloaded \(path): rings \(next.layout.rings.map(\.name).joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")
+        Log.info("reloaded \(path): rings \(next.layout.rings.map { $0.name }.joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")
     }
 }

@@ -4,22 +4,18 @@ extension Daemon {
     /// Applies what the network front ends queued (on the loop's thread, like socket requests),
     /// then publishes the new snapshot and releases the callers.
     func applyRemoteCommands(at now: Double) {
-        let commands = network.remote.takeCommands()
-        guard !commands.isEmpty else { return }
-        for pending in commands {
-            let outcome = controller.apply(pending.request, at: now, status: { status(at: now) })
+        network.applyQueued({ request in
+            let outcome = controller.apply(request, at: now, status: { status(at: now) })
             if outcome.changed {
                 needsFrame = true
                 // Power is not saved (a restart comes back lit), so it writes no state.
-                if case .power = pending.request {} else { stateDirty = true }
+                if case .power = request {} else { stateDirty = true }
             } else if case .error(let message) = outcome.reply {
                 // Checked by the remote already; only a reload in between gets here.
                 Log.info("network request refused: \(message)")
             }
             followPower(at: now)
-        }
-        publishSnapshot(at: now)
-        for pending in commands { pending.done.signal() }
+        }, then: { publishSnapshot(at: now) })
     }
 
     /// Switches the lights to what the controller now says (a `power` request from the network
@@ -49,6 +45,6 @@ extension Daemon {
     /// colours (black while the lights are off). Built only while a front end runs.
     func publishSnapshot(at now: Double) {
         guard network.isActive else { return }
-        network.remote.publish(RingSnapshot(controller: controller, frame: renderer.frame, layout: config.layout, at: now))
+        network.publish(RingSnapshot(controller: controller, frame: renderer.frame, layout: config.layout, at: now))
     }
 }

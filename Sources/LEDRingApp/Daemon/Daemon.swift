@@ -1,7 +1,6 @@
 import Glibc
 import LEDHardware
 import LEDRingControl
-import LEDRingNet
 import LEDWire
 import RingRender
 
@@ -131,9 +130,8 @@ final class Daemon {
             throw error
         }
         do {
-            network = NetworkFrontEnds(remote: try DaemonRemote(
-                names: config.layout.rings.map(\.name), snapshot: RingSnapshot(rings: [], brightness: 1, power: true), system: system))
-            network.remote.updateRings(config.layout)
+            network = try NetworkFrontEnds(names: config.layout.rings.map { $0.name }, system: system)
+            network.updateRings(config.layout)
             server = try ClientServer(listeningOn: socketPath, mode: config.socket.mode, system: system)
         } catch {
             output.close()

@@ -1,3 +1,6 @@
+// Only the network front ends drive the daemon through this (threads), so the Embedded
+// build, which has none of them, leaves it out with them (see NetworkFrontEnds.swift).
+#if !hasFeature(Embedded)
 import Glibc
 import LEDRingControl
 import LEDSystem
@@ -111,7 +114,7 @@ final class DaemonRemote: RingControl {
         observers.notify(snapshot)
     }
 
-    /// The rings after a config reload.
+    /// The rings after a config reload (names only: no ranges, no looks).
     func updateNames(_ names: [String]) {
         shared.withLock { $0.names = names }
     }
@@ -119,9 +122,9 @@ final class DaemonRemote: RingControl {
     /// The rings, their ranges and the looks of `layout` (at start and after a reload).
     func updateRings(_ layout: RingLayout) {
         shared.withLock { s in
-            s.names = layout.rings.map(\.name)
-            s.ranged = Set(layout.rings.filter { $0.range != nil }.map(\.name))
-            s.looks = layout.looks.map(\.name)
+            s.names = layout.rings.map { $0.name }
+            s.ranged = Set(layout.rings.filter { $0.range != nil }.map { $0.name })
+            s.looks = layout.looks.map { $0.name }
         }
     }
 
@@ -172,3 +175,4 @@ final class DaemonRemote: RingControl {
         if wait { pending.done.wait(seconds: applyWait) }
     }
 }
+#endif

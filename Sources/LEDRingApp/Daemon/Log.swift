@@ -1,6 +1,5 @@
 import Glibc
 import LEDRingControl
-import LEDRingNet
 import LEDSystem
 
 /// One line per event on standard error (systemd's journal adds the time and the unit).

@@ -1,4 +1,19 @@
+// The one seam between the daemon and the network front ends (LEDRingNet: MQTT and HTTP). The
+// daemon and the config reader use only what this file declares, so the Embedded Swift build (the
+// static Pi binaries, tools/embedded-build.sh), which leaves LEDRingNet out, swaps this file's
+// contents and nothing else. Left out because the front ends open libmosquitto and libmicrohttpd
+// with dlopen (a static binary cannot), and run their own threads: neither of which an
+// Embedded Swift static binary can.
+#if !hasFeature(Embedded)
+import LEDRingControl
 import LEDRingNet
+import LEDSystem
+import RingRender
+
+/// The `mqtt` section of the config (LEDRingNet's settings).
+typealias MQTTSettings = LEDRingNet.MQTTSettings
+/// The `http` section of the config (LEDRingNet's settings).
+typealias HTTPSettings = LEDRingNet.HTTPSettings
 
 /// The HTTP server and MQTT bridge the config asks for, driving the daemon through its
 /// `DaemonRemote`: started with the daemon, restarted by a reload that changes their settings,
@@ -13,6 +28,34 @@ final class NetworkFrontEnds {
     init(remote: DaemonRemote) {
         self.remote = remote
     }
+
+    /// The front ends of a daemon with rings `names`, none running yet.
+    convenience init(names: [String], system: any SystemCalls) throws(SystemError) {
+        self.init(remote: try DaemonRemote(names: names, snapshot: RingSnapshot(rings: [], brightness: 1, power: true),
+                                           system: system))
+    }
+
+    /// The descriptor that becomes readable when a front end has queued requests for the loop.
+    var wakeDescriptor: Int32? { remote.readEnd }
+
+    /// Runs `apply` on each request the front ends queued, then `publish`, then releases the callers
+    /// waiting for them; nothing when none are queued.
+    func applyQueued(_ apply: (Request) -> Void, then publish: () -> Void) {
+        let commands = remote.takeCommands()
+        guard !commands.isEmpty else { return }
+        for pending in commands { apply(pending.request) }
+        publish()
+        for pending in commands { pending.done.signal() }
+    }
+
+    /// Tells the front ends the picture changed.
+    func publish(_ snapshot: RingSnapshot) { remote.publish(snapshot) }
+
+    /// Tells the front ends the rings' names after a reload.
+    func updateRings(_ layout: RingLayout) { remote.updateRings(layout) }
+
+    /// Refuses further requests and releases every waiting caller (the daemon is stopping).
+    func closeRemote() { remote.close() }
 
     /// Whether any front end runs (so snapshots are worth building).
     var isActive: Bool { http != nil || mqtt != nil }
@@ -116,3 +159,64 @@ final class NetworkFrontEnds {
         Log.info("mqtt: stopped")
     }
 }
+#else
+import LEDJSON
+import LEDRingControl
+import LEDSystem
+import RingRender
+
+/// The `mqtt` section, in a build without the network front ends: refused with the reason.
+struct MQTTSettings: Equatable {
+    /// Reports the section as a problem: this build has no MQTT bridge.
+    static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> MQTTSettings? {
+        reader.report(path, NetworkFrontEnds.missing("the MQTT bridge"))
+        return nil
+    }
+}
+
+/// The `http` section, in a build without the network front ends: refused with the reason.
+struct HTTPSettings: Equatable {
+    /// Reports the section as a problem: this build has no HTTP API.
+    static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> HTTPSettings? {
+        reader.report(path, NetworkFrontEnds.missing("the HTTP API"))
+        return nil
+    }
+}
+
+/// The Embedded build's front ends: none. A config with an `mqtt` or `http` section is refused
+/// when read (above), so `start` never has anything to start.
+final class NetworkFrontEnds {
+    /// Why a section is refused.
+    static func missing(_ frontEnd: String) -> String {
+        "\(frontEnd) is not in this static build of ledring (Embedded Swift: no dlopen, threads or Dispatch); "
+            + "remove the section, or install the full build (README, \"Running it on a Pi\")"
+    }
+
+    /// No front ends.
+    init(names: [String], system: any SystemCalls) throws(SystemError) {}
+
+    /// Never: no front end runs.
+    var isActive: Bool { false }
+    /// No HTTP server.
+    var httpAddress: String? { nil }
+    /// No MQTT bridge.
+    var mqttConnected: Bool? { nil }
+    /// Nothing wakes the loop.
+    var wakeDescriptor: Int32? { nil }
+
+    /// Nothing to start (the config reader refused the sections).
+    func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {}
+    /// Nothing to reload.
+    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?, ringsChanged: Bool) {}
+    /// Nothing is ever queued.
+    func applyQueued(_ apply: (Request) -> Void, then publish: () -> Void) {}
+    /// Nobody to tell.
+    func publish(_ snapshot: RingSnapshot) {}
+    /// Nobody to tell.
+    func updateRings(_ layout: RingLayout) {}
+    /// Nothing to close.
+    func closeRemote() {}
+    /// Nothing to stop.
+    func stop() {}
+}
+#endif

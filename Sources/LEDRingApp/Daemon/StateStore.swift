@@ -1,7 +1,6 @@
 import Glibc
 import LEDHardware
 import LEDRingControl
-import LEDRingNet
 import LEDJSON
 
 /// Keeps the target values in a file across restarts, written so that a power cut at any moment
@@ -55,15 +54,19 @@ struct StateStore: Sendable {
             return setAside(reason: "cannot read it (\(error))")
         }
         let reason: String
-        do {
-            let state = try SavedState(json: JSONValue.parse(bytes))
-            if let problem = state.problem {
-                reason = problem
-            } else {
-                return .state(state)
+        // Two typed steps, so each failure's text is known without a dynamic cast (Embedded Swift has none).
+        do throws(JSONSyntaxError) {
+            let document = try JSONValue.parse(bytes)
+            do throws(JSONProblem) {
+                let state = try SavedState(json: document)
+                if let problem = state.problem {
+                    reason = problem
+                } else {
+                    return .state(state)
+                }
+            } catch {
+                reason = "not a ledring state file (\(error))"
             }
-        } catch let error as JSONSyntaxError {
-            reason = "not a ledring state file (\(error))"
         } catch {
             reason = "not a ledring state file (\(error))"
         }

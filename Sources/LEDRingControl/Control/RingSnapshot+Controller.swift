@@ -15,6 +15,6 @@ extension RingSnapshot {
         }
         for i in rings.indices { rings[i].look = controller.look(of: i) }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
-        looks = controller.looks.map(\.name)
+        looks = controller.looks.map { $0.name }
     }
 }

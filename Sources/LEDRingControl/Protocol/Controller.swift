@@ -59,14 +59,14 @@ public struct Controller: Sendable {
 
     /// The rings of `layout`, all at 0, with their ranges and looks.
     public init(layout: RingLayout, brightness: Double) {
-        self.init(names: layout.rings.map(\.name), brightness: brightness)
+        self.init(names: layout.rings.map { $0.name }, brightness: brightness)
         rings = layout.rings
         looks = layout.looks
     }
 
     /// Checks `request` against these rings, their ranges and looks; nothing changes.
     public func validate(_ request: Request) throws(RequestError) {
-        try request.validate(rings: names, ranged: Set(rings.filter { $0.range != nil }.map(\.name)), looks: looks.map(\.name))
+        try request.validate(rings: names, ranged: Set(rings.filter { $0.range != nil }.map { $0.name }), looks: looks.map { $0.name })
     }
 
     /// The name of the look ring `index` shows (resolving `default` to the config's), or nil.
@@ -171,7 +171,7 @@ public struct Controller: Sendable {
     }
 
     /// When the next notification or timer ends: a deadline for the daemon's schedule (no polling).
-    public var nextNoticeEnd: Double? { (notices.map(\.until) + timers.compactMap { $0?.end }).min() }
+    public var nextNoticeEnd: Double? { (notices.map { $0.until } + timers.compactMap { $0?.end }).min() }
 
     /// Applies `request` at time `t`; `status` is asked only for a status request.
     public mutating func apply(_ request: Request, at t: Double, status: () -> StatusReport) -> Outcome {
@@ -327,7 +327,7 @@ public struct Controller: Sendable {
                 timers[i] = timer
             }
             for s in saved.notices where s.until - wallOffset > t {
-                guard (try? Request.checkedNotice(s.notice, rings: names, looks: looks.map(\.name))) != nil else { continue }
+                guard (try? Request.checkedNotice(s.notice, rings: names, looks: looks.map { $0.name })) != nil else { continue }
                 noticeCount += 1
                 notices.append(ActiveNotice(notice: s.notice, since: t, until: s.until - wallOffset, sequence: noticeCount))
             }
@@ -363,11 +363,11 @@ public struct Controller: Sendable {
     /// The same values and looks on a new layout (after a config reload): `carried(to:)` by
     /// name, and each look chosen at run time kept while the new config still has it.
     public func carried(to layout: RingLayout, brightness newBrightness: Double? = nil) -> Controller {
-        var next = carried(to: layout.rings.map(\.name), brightness: newBrightness)
+        var next = carried(to: layout.rings.map { $0.name }, brightness: newBrightness)
         next.rings = layout.rings
         next.looks = layout.looks
         // Timers and notifications run on; ones naming rings or looks the new config lacks end.
-        let lookNames = layout.looks.map(\.name)
+        let lookNames = layout.looks.map { $0.name }
         next.notices = notices.filter { (try? Request.checkedNotice($0.notice, rings: next.names, looks: lookNames)) != nil }
         next.noticeCount = noticeCount
         for (i, name) in next.names.enumerated() {

@@ -153,7 +153,7 @@ extension Request {
     /// A curve by name.
     public static func curve(_ text: String) throws(RequestError) -> Curve {
         guard let curve = Curve(rawValue: text) else {
-            throw RequestError("curve \"\(Request.shown(text))\": unknown; use one of \(Curve.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw RequestError("curve \"\(Request.shown(text))\": unknown; use one of \(Curve.allCases.map { $0.rawValue }.joined(separator: ", "))")
         }
         return curve
     }

@@ -1,3 +1,6 @@
+// Threads serve only the network front ends (LEDRingNet and DaemonRemote), which the Embedded
+// Swift build leaves out (see NetworkFrontEnds.swift); so does it these.
+#if !hasFeature(Embedded)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,3 +81,4 @@ public final class Completion: @unchecked Sendable {
         return true
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Threads serve only the network front ends (LEDRingNet and DaemonRemote), which the Embedded
+// Swift build leaves out (see NetworkFrontEnds.swift); so does it these.
+#if !hasFeature(Embedded)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,3 +38,4 @@ public enum DetachedThread {
         return rc == 0
     }
 }
+#endif

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Builds `ledring` in Embedded Swift as static, stripped Linux executables from the package's own
+# sources: for the host (x86_64, so the Embedded code path also runs natively), for aarch64 (64-bit
+# Raspberry Pi OS: Pi 3, 4, 5, Zero 2 W) and for armv6 (32-bit Raspberry Pi OS on every Pi: Pi 1,
+# Zero and Zero W need armv6; armel's soft-float ABI, so it runs on armhf systems too).
+#
+# Each module is compiled with swiftc in Embedded mode (-target <arch>-none-none-*: the toolchain's
+# embedded standard library), the C library's headers coming from Debian's cross packages through
+# the stand-in Glibc module in tools/embedded/modules; the objects are linked by Debian's cross gcc
+# against its static glibc, libm and libgpiod (libgpiod-dev for that architecture, unpacked from its
+# .deb, not installed). The network front ends (LEDRingNet) are not in these binaries: see
+# NetworkFrontEnds.swift and the README.
+#
+# Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross
+# (and libgpiod-dev for the host). The arm64/armel libgpiod-dev .debs are fetched with
+# `apt-get download` into .build/embedded/debs; with LEDRING_EMBEDDED_INSTALL=1 the script first adds
+# the foreign architectures to dpkg and runs apt-get update (what CI does), otherwise it says so.
+#
+# armv7 (armhf) is not built: armv6 runs on the same boards, and an armhf build would need
+# -Xcc -mfloat-abi=hard on swiftc or float arguments to libm arrive in the wrong registers.
+#
+# usage: tools/embedded-build.sh [host|aarch64|armv6 ...]   (default: all three)
+# Binaries: .build/embedded/<arch>/ledring; their stripped sizes are printed.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+usr=$(dirname "$(dirname "$(command -v swiftc)")")
+build="$repo/.build/embedded"
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || arches=(host aarch64 armv6)
+
+# The modules of `ledring`, bottom up, and the C defines each needs.
+modules=(RingRender LEDWire LEDJSON LEDSystem LEDRingControl LEDPresentation LEDHardware LEDRingApp ledring)
+
+fail() { echo "embedded-build: $*" >&2; exit 1; }
+
+# libgpiod-dev for a foreign architecture, unpacked (not installed) under .build/embedded/debs.
+gpiod_root() {
+    local debarch=$1 dir="$build/debs/$1"
+    if [ ! -f "$dir/stamp" ]; then
+        mkdir -p "$dir"
+        if ! (cd "$dir" && apt-get download "libgpiod-dev:$debarch" >/dev/null 2>&1); then
+            if [ "${LEDRING_EMBEDDED_INSTALL:-}" = 1 ]; then
+                dpkg --add-architecture "$debarch"
+                apt-get update >/dev/null
+                (cd "$dir" && apt-get download "libgpiod-dev:$debarch" >/dev/null) \
+                    || fail "apt-get download libgpiod-dev:$debarch failed"
+            else
+                fail "cannot download libgpiod-dev:$debarch; run with LEDRING_EMBEDDED_INSTALL=1 (adds the architecture to dpkg and runs apt-get update) or: dpkg --add-architecture $debarch && apt-get update"
+            fi
+        fi
+        dpkg-deb -x "$dir"/libgpiod-dev_*_"$debarch".deb "$dir/root"
+        touch "$dir/stamp"
+    fi
+    echo "$dir/root"
+}
+
+# Several architectures: the .debs are fetched one after the other (apt and dpkg take locks), then
+# the architectures are built side by side, one per core (LEDRING_EMBEDDED_JOBS overrides): each
+# swiftc -wmo runs on one core, so this halves the wall time on CI's two.
+if [ ${#arches[@]} -gt 1 ]; then
+    for arch in "${arches[@]}"; do
+        case $arch in
+        aarch64) gpiod_root arm64 >/dev/null ;;
+        armv6) gpiod_root armel >/dev/null ;;
+        esac
+    done
+    printf '%s\n' "${arches[@]}" | xargs -P "${LEDRING_EMBEDDED_JOBS:-$(nproc)}" -I{} "$0" {}
+    exit
+fi
+
+for arch in "${arches[@]}"; do
+    case $arch in
+    host)
+        target=x86_64-unknown-linux-gnu; cc=gcc; strip=strip; cflags=()
+        [ "$(uname -m)" = x86_64 ] || fail "the host build is for x86_64 hosts"
+        includes=()
+        libgpiod=/usr/lib/x86_64-linux-gnu/libgpiod.a
+        [ -f /usr/include/gpiod.h ] && [ -f "$libgpiod" ] || fail "needs libgpiod-dev (apt-get install libgpiod-dev)"
+        ;;
+    aarch64)
+        target=aarch64-none-none-elf; cc=aarch64-linux-gnu-gcc; strip=aarch64-linux-gnu-strip; cflags=()
+        root=$(gpiod_root arm64)
+        includes=(-isystem /usr/aarch64-linux-gnu/include -isystem "$root/usr/include")
+        libgpiod="$root/usr/lib/aarch64-linux-gnu/libgpiod.a"
+        ;;
+    armv6)
+        # Debian armel: soft-float ABI, so float arguments go in integer registers on both sides.
+        target=armv6-none-none-eabi; cc=arm-linux-gnueabi-gcc; strip=arm-linux-gnueabi-strip
+        cflags=(-march=armv6 -marm)
+        root=$(gpiod_root armel)
+        includes=(-isystem /usr/arm-linux-gnueabi/include -isystem "$root/usr/include")
+        libgpiod="$root/usr/lib/arm-linux-gnueabi/libgpiod.a"
+        ;;
+    *) fail "unknown architecture $arch (host, aarch64, armv6)" ;;
+    esac
+    command -v "$cc" >/dev/null || fail "$cc missing (apt-get install the cross gcc, see the top of this script)"
+
+    out="$build/$arch"
+    mkdir -p "$out/obj"
+    xcc=()
+    for flag in "${includes[@]}"; do xcc+=(-Xcc "$flag"); done
+    # The bare targets do not define what glibc's and the kernel's headers expect of Linux; enums
+    # are int-sized as in the Linux ABI (a bare ARM EABI target may otherwise pack them).
+    [ "$arch" = host ] || xcc+=(-Xcc -D__linux__ -Xcc -D__unix__ -Xcc -D__gnu_linux__ -Xcc -fno-short-enums)
+    [ "$arch" = armv6 ] && xcc+=(-Xcc -march=armv6)
+
+    objects=()
+    for module in "${modules[@]}"; do
+        defines=()
+        # Debian 12 ships libgpiod 1.6 for every architecture.
+        [ "$module" = LEDHardware ] && defines=(-DGPIOD_V1)
+        library=(-parse-as-library)
+        [ "$module" = ledring ] && library=()   # main.swift: top-level code
+        # swiftc leaves an existing object alone in some reruns; removed first, a stale one can never be linked.
+        rm -f "$out/obj/$module.o"
+        sources=()
+        while IFS= read -r file; do sources+=("$file"); done < <(find "$repo/Sources/$module" -name '*.swift' | sort)
+        # One section per function: every module's object carries (weak) copies of the code it uses
+        # from the modules below, which --gc-sections can drop only function by function.
+        if ! swiftc -target "$target" -enable-experimental-feature Embedded -wmo "${library[@]}" -Osize \
+            -Xfrontend -function-sections \
+            -module-name "$module" -I "$out/obj" -I "$repo/tools/embedded/modules" -I "$repo/Sources/CMath/include" \
+            "${xcc[@]}" "${defines[@]}" \
+            -emit-module -emit-module-path "$out/obj/$module.swiftmodule" \
+            -c -o "$out/obj/$module.o" "${sources[@]}" 2> "$out/obj/$module.log"; then
+            cat "$out/obj/$module.log" >&2
+            fail "$module does not compile in Embedded Swift for $target"
+        fi
+        objects+=("$out/obj/$module.o")
+    done
+    "$cc" "${cflags[@]}" -Os -c -o "$out/obj/runtime.o" "$repo/tools/embedded/runtime.c"
+    # --icf=all folds the identical copies that remain.
+    "$cc" "${cflags[@]}" -static -no-pie -B"$usr/bin" -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all \
+        -o "$out/ledring.unstripped" \
+        "${objects[@]}" "$out/obj/runtime.o" "$libgpiod" -lm \
+        "$usr/lib/swift/embedded/$target/libswiftUnicodeDataTables.a"
+    "$strip" -o "$out/ledring" "$out/ledring.unstripped"
+
+    if [ "$arch" = host ]; then
+        # Embedded Swift 6.3 silently compiles a few things it cannot do (a call from another module
+        # to an extension method of a class existential) into a function that is only a trap. Refuse a
+        # binary in which one of ledring's own functions is such a trap and is called.
+        objdump -d --no-show-raw-insn "$out/ledring.unstripped" > "$out/obj/ledring.dis"
+        python3 "$repo/tools/embedded/trap-stubs.py" "$out/obj/ledring.dis" \
+            || fail "the host binary calls functions Embedded Swift compiled to traps (above)"
+    fi
+    size=$(stat -c %s "$out/ledring")
+    echo "embedded-build: $arch: $out/ledring, $size bytes stripped ($target)"
+done

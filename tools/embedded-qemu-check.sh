@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Runs the Embedded Swift binaries (tools/embedded-build.sh) and compares them with the normal host
+# build: the host one natively, aarch64 under qemu-aarch64-static, armv6 under qemu-arm-static with
+# -cpu arm1176 (the Pi 1 / Zero CPU, so an armv7 instruction fails).
+#
+# For each: a corpus of `--simulate --format json` runs and `--dump-wire` frames must be
+# byte-identical to the normal build's; then `ledring run` (simulated output) with a socket:
+# `set`, `get` and `status` answered, SIGTERM ends it with a blank frame, and a restart on the same
+# state file shows the values again.
+#
+# Needs: qemu-user-static; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
+# and the embedded binaries (.build/embedded/<arch>/ledring).
+#
+# usage: tools/embedded-qemu-check.sh [host|aarch64|armv6 ...]   (default: all three)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+reference=${REFERENCE:-$repo/.build/debug/ledring}
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || arches=(host aarch64 armv6)
+work=$(mktemp -d)
+daemon=""
+cleanup() {
+    [ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "embedded-qemu-check: FAILED: $*" >&2; exit 1; }
+[ -x "$reference" ] || fail "no normal build at $reference (swift build)"
+
+# One argument list per line: simulated frames (JSON), wire bytes (written to WIRE), and the
+# commands that read board files, configs and a (missing) kernel's files.
+corpus=(
+    "boards"
+    "check-config $repo/examples/minimal.json"
+    "doctor --root $repo/boards"
+    "--simulate --format json"
+    "--simulate --format json --set move=0.42"
+    "--simulate --format json --set move=1.3 --set exercise=75% --set stand=0.45 --duration 1 --curve spring --frames 40"
+    "--simulate --format json --spin move --set stand=0.2 --frames 20"
+    "--simulate --format json --shape pie --set progress=0.66 --cap square"
+    "--simulate --format json --shape bar --leds 30 --set progress=0.3 --dither on --frames 10"
+    "--simulate --format json --rings a:12,b:60 --set a=0.9 --set b=2.5 --laps alternate --reverse-spin --spin a --frames 15"
+    "--simulate --format json --set move=0.8 --max-milliamps 100 --correction typical-led-strip+tungsten-100w"
+    "--simulate --format text --set move=0.5 --frames 3"
+    "--driver ws2812-spi --board rpi4b --dump-wire WIRE --frames 5 --set move=0.7 --set stand=1.2"
+    "--driver sk6812w-spi --board rpi4b --dump-wire WIRE --frames 3 --set move=0.5 --white accurate-warm"
+    "--driver apa102-spi --board rpi4b --dump-wire WIRE --frames 3 --set move=0.25 --hdr"
+    "--driver sk9822-spi --board rpi4b --dump-wire WIRE --frames 2 --set move=0.9 --order RGB"
+    "--driver ws2812-spi --board rpi3b --dump-wire WIRE --frames 2 --set move=0.33"
+    "--driver leds-pio --board rpi5 --dump-wire WIRE --frames 2 --set move=0.6"
+)
+
+# Runs `ledring` for an architecture: natively or under QEMU.
+runner() {
+    case $1 in
+    host) echo "" ;;
+    aarch64) echo "qemu-aarch64-static" ;;
+    armv6) echo "qemu-arm-static -cpu arm1176" ;;
+    reference) echo "" ;;
+    esac
+}
+
+# Runs one corpus entry with `binary` under `prefix`; output and wire bytes go to $2.out / $2.wire.
+run_case() {
+    local prefix=$1 binary=$2 base=$3 args=$4 status
+    rm -f "$base.wire"
+    args=${args//WIRE/$base.wire}
+    # shellcheck disable=SC2086  # the prefix and the arguments are word lists
+    set +e
+    $prefix "$binary" $args > "$base.out" 2> "$base.err"
+    status=$?
+    set -e
+    echo "$status" > "$base.status"
+}
+
+# Waits up to 10 s for `path` to appear.
+wait_for() {
+    for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
+    return 1
+}
+
+for arch in "${arches[@]}"; do
+    binary="$repo/.build/embedded/$arch/ledring"
+    [ -x "$binary" ] || fail "$binary missing (tools/embedded-build.sh $arch)"
+    prefix=$(runner "$arch")
+    [ -z "$prefix" ] || command -v "${prefix%% *}" >/dev/null || fail "${prefix%% *} missing (apt-get install qemu-user-static)"
+    start=$(date +%s)
+
+    index=0
+    for args in "${corpus[@]}"; do
+        index=$((index + 1))
+        run_case "" "$reference" "$work/ref$index" "$args"
+        run_case "$prefix" "$binary" "$work/$arch$index" "$args"
+        for part in status out err; do
+            cmp -s "$work/ref$index.$part" "$work/$arch$index.$part" \
+                || { diff <(head -c 2000 "$work/ref$index.$part") <(head -c 2000 "$work/$arch$index.$part") | head -20 >&2 || true
+                     fail "$arch: \`ledring $args\`: $part differs from the normal build"; }
+        done
+        if [ -e "$work/ref$index.wire" ] || [ -e "$work/$arch$index.wire" ]; then
+            cmp "$work/ref$index.wire" "$work/$arch$index.wire" >&2 \
+                || fail "$arch: \`ledring $args\`: wire bytes differ from the normal build"
+        fi
+    done
+
+    # The daemon: socket, set/get/status, SIGTERM's blank frame, state kept across a restart.
+    dir="$work/daemon-$arch"
+    mkdir -p "$dir"
+    sock="$dir/ledring.sock" state="$dir/state.json"
+    # shellcheck disable=SC2086
+    $prefix "$binary" run --simulate --format json --socket "$sock" --state "$state" > "$dir/frames1" 2> "$dir/log1" &
+    daemon=$!
+    wait_for "$sock" || fail "$arch: ledring run made no socket: $(cat "$dir/log1")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" set --socket "$sock" move=0.5 stand=120% > "$dir/set" || fail "$arch: set failed"
+    # shellcheck disable=SC2086
+    $prefix "$binary" get --socket "$sock" --json > "$dir/get" || fail "$arch: get failed"
+    grep -q '"name":"move","shown":0.5,"target":0.5' "$dir/get" || fail "$arch: get says $(cat "$dir/get")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" status --socket "$sock" > "$dir/status" || fail "$arch: status failed"
+    grep -q '^driver: simulate' "$dir/status" || fail "$arch: status says $(cat "$dir/status")"
+    kill -TERM "$daemon"
+    wait "$daemon" || fail "$arch: ledring run exited $? on SIGTERM: $(cat "$dir/log1")"
+    daemon=""
+    tail -n 1 "$dir/frames1" > "$dir/last"
+    grep -q '"leds":\["#' "$dir/last" || fail "$arch: no frame after SIGTERM"
+    if grep -o '#[0-9a-f]\{6\}' "$dir/last" | grep -qv '#000000'; then fail "$arch: the last frame is not blank"; fi
+    grep -q '"move":0.5' "$state" || fail "$arch: state file says $(cat "$state")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" run --simulate --format json --socket "$sock" --state "$state" > "$dir/frames2" 2> "$dir/log2" &
+    daemon=$!
+    wait_for "$sock" || fail "$arch: the restarted ledring run made no socket: $(cat "$dir/log2")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" get --socket "$sock" --json > "$dir/get2" || fail "$arch: get after restart failed"
+    grep -q '"name":"move","shown":0.5,"target":0.5' "$dir/get2" \
+        && grep -q '"name":"stand","shown":1.2,"target":1.2' "$dir/get2" \
+        || fail "$arch: after a restart get says $(cat "$dir/get2")"
+    kill -TERM "$daemon"
+    wait "$daemon" || fail "$arch: the restarted ledring run exited $? on SIGTERM"
+    daemon=""
+
+    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored ($(( $(date +%s) - start )) s)"
+done
