@@ -256,7 +256,10 @@ import Testing
     }
 
     @Test(arguments: [["set"], ["set", "move"], ["set", "move=abc"], ["get", "extra"], ["spin"], ["brightness", "2"],
-                      ["status", "--duration", "1"], ["get", "--bogus"], ["look", "build"], ["set", "move=1", "--duration", "-1m"]])
+                      ["status", "--duration", "1"], ["get", "--bogus"], ["look", "build"], ["set", "move=1", "--duration", "-1m"],
+                      // notify's and timer's options belong to them alone: elsewhere they would be dropped unsaid.
+                      ["set", "move=1", "--look", "failed"], ["spin", "move", "--for", "10s"], ["get", "--clear"],
+                      ["set", "move=1", "--up"]])
     func badArgumentsAreUsageErrors(arguments: [String]) {
         #expect(throws: CommandError.self) { try ClientCommand.parse(arguments) }
     }

@@ -53,7 +53,8 @@ enum ClientCommand {
                 duration = try checked { () throws(RequestError) in try Request.duration(text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
-            case "--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period" where verb == "notify":
+            case let option where verb == "notify"
+                && ["--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period"].contains(option):
                 // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
                 noticeWords += [String(name.dropFirst(2)), try value()]
             case "--clear" where verb == "notify": noticeWords.append("clear")
