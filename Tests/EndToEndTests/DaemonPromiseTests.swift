@@ -86,6 +86,22 @@ import Testing
                 "\(last - first) frames in \(seconds) s: faster than the wire (at most \(ceiling))")
     }
 
+    /// An hour's timer on the 24-LED ring changes one LED level every 0.59 s: the daemon sends a
+    /// few frames a second, not its full rate (60 fps would be about 120 in the two seconds). The
+    /// bound is one-sided the other way too: a busy machine only sends fewer.
+    @Test func aLongTimerSendsFramesOnlyAsOftenAsItsRingChanges() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["timer", "move", "1h"]).status == 0)
+        usleep(300_000)
+        let before = try daemon.frames().count
+        usleep(2_000_000)
+        let sent = try daemon.frames().count - before
+        #expect(sent <= 12, "\(sent) frames in 2 s for a ring that changes every 0.59 s")
+        // …and it does go on: the ring drains.
+        #expect(daemon.waitUntil { ((try? daemon.frames().count) ?? 0) > before + sent })
+    }
+
     @Test func aStateThatCannotBeWrittenDoesNotStopTheDaemon() throws {
         // The state's directory is a regular file: every save fails (ENOTDIR), as on a read-only
         // or full disk; the daemon says so, keeps serving, and exits cleanly.

@@ -30,6 +30,21 @@ import Testing
         return output.minimumFrameInterval
     }
 
+    /// Frames while only a slow timer runs come `spacing` apart, never closer than the frame
+    /// rate; when the animation stops needing the pace, the full rate is back.
+    @Test func aSlowTimerSpacesFramesOut() {
+        var schedule = DaemonSchedule(fps: 60)
+        schedule.frameSent(at: 10, animating: true, dithering: false, spacing: 0.25)
+        #expect(schedule.nextFrame == 10.25)
+        #expect(schedule.pollTimeout(now: 10) == 250)
+        schedule.frameSent(at: 10.25, animating: true, dithering: false, spacing: 0.001)
+        #expect(schedule.nextFrame == 10.25 + 1.0 / 60)
+        schedule.frameSent(at: 11, animating: true, dithering: false)
+        #expect(schedule.nextFrame == 11 + 1.0 / 60)
+        schedule.frameSent(at: 12, animating: false, dithering: false, spacing: 0.25)
+        #expect(schedule.nextFrame == nil)
+    }
+
     /// A look without an effect is a still picture: the controller asks for no more frames, so
     /// the schedule has no deadline; a pulsing look keeps frames coming until it is switched off.
     @Test func aStillLookHasNoDeadlineAndAPulseHasOne() throws {

@@ -38,6 +38,25 @@ import Testing
         #expect(!restarted.isAnimating(at: 47) && restarted.nextNoticeEnd == nil)
     }
 
+    /// A running timer alone asks for frames only as often as its ring can change one level of
+    /// one LED; anything else that moves asks for every frame; a paused one for none.
+    @Test func aTimerAloneSpacesFramesByItsRingsSmallestStep() throws {
+        var c = try Self.controller()
+        #expect(c.frameSpacing(at: 0) == nil)
+        try Self.apply(&c, "timer move 25m", at: 0)
+        // The activity rings' move ring has 24 LEDs: 1500 s / (24 × 256 levels).
+        let step = try #require(c.frameSpacing(at: 1))
+        #expect(abs(step - 1500.0 / (24 * 256)) < 1e-12)
+        try Self.apply(&c, "timer stand 1m", at: 0)
+        #expect(try #require(c.frameSpacing(at: 1)) < step, "the faster timer sets the pace")
+        try Self.apply(&c, "set exercise 0.5 duration 2", at: 1)
+        #expect(c.frameSpacing(at: 2) == 0, "a transition needs every frame")
+        #expect(c.frameSpacing(at: 3.5) != 0)
+        try Self.apply(&c, "timer move pause", at: 4)
+        try Self.apply(&c, "timer stand pause", at: 4)
+        #expect(c.frameSpacing(at: 5) == nil && !c.isAnimating(at: 5))
+    }
+
     @Test func pauseHoldsResumeRunsOnAndUpFills() throws {
         var c = try Self.controller()
         try Self.apply(&c, "timer stand 10s up", at: 0)

@@ -84,8 +84,11 @@ extension Daemon {
     /// Renders and sends the frame for `now`; keeps going only while something moves.
     func renderFrame(at now: Double) {
         session.brightness = controller.brightness
-        let animating = controller.isAnimating(at: now)
-        let frame = session.render(controller, at: now, animating: animating)
+        let spacing = controller.frameSpacing(at: now)
+        let animating = spacing != nil
+        // A slow timer's ring is as good as still: "auto" dithering (for motion) stays off, or
+        // its refreshes would bring back the frame rate the spacing saves.
+        let frame = session.render(controller, at: now, animating: spacing == 0)
         output.show(lightsOn ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
         if !renderer.power.withinBudget && !overBudgetLogged {
@@ -100,8 +103,10 @@ extension Daemon {
             Log.info(refresh ? "dithering: refreshing at \(Int(DaemonSchedule.ditherFPS)) fps while LEDs sit between levels"
                              : "dithering settled: no more refreshes")
         }
-        // A failed driver does not keep the loop awake: its recovery asks for a frame.
-        schedule.frameSent(at: now, animating: animating, dithering: refresh)
+        // A failed driver does not keep the loop awake: its recovery asks for a frame. Slow
+        // timers space frames out, but never below the rate dithered LEDs need to look steady.
+        let pace = renderer.needsRefresh ? min(spacing ?? 0, 1 / DaemonSchedule.ditherFPS) : spacing ?? 0
+        schedule.frameSent(at: now, animating: animating, dithering: refresh, spacing: pace)
     }
 
     /// Writes the targets now; a failure is logged once and retried later, never fatal.

@@ -19,6 +19,9 @@ struct DaemonSchedule: Equatable, Sendable {
     var needsFrame = true
     /// Whether frames go on only because dithered LEDs sit between two levels.
     var ditherRefreshing = false
+    /// How far apart the animation lets frames be (seconds; 0: as fast as allowed). Only timers
+    /// running: the time their rings take to change one level (`Controller.frameSpacing`).
+    var spacing = 0.0
 
     /// A schedule for `fps` on a wire that needs `wireInterval` seconds a frame.
     init(fps: Double, wireInterval: Double = 0) {
@@ -29,9 +32,9 @@ struct DaemonSchedule: Equatable, Sendable {
     /// Time between frames while animating: never shorter than the wire and latch need.
     var frameInterval: Double { max(1 / fps, wireInterval) }
 
-    /// Time between frames now: slower while only dithering.
+    /// Time between frames now: slower while only dithering, or while only slow timers move.
     var currentInterval: Double {
-        ditherRefreshing ? max(frameInterval, 1 / DaemonSchedule.ditherFPS) : frameInterval
+        ditherRefreshing ? max(frameInterval, 1 / DaemonSchedule.ditherFPS) : max(frameInterval, spacing)
     }
 
     /// When the next frame is due; nil when none is wanted.
@@ -43,11 +46,13 @@ struct DaemonSchedule: Equatable, Sendable {
         return now >= next
     }
 
-    /// Records a frame sent at `now`; frames go on while `animating` or `dithering`.
-    mutating func frameSent(at now: Double, animating: Bool, dithering: Bool) {
+    /// Records a frame sent at `now`; frames go on while `animating` (at most every `spacing`
+    /// seconds apart) or `dithering`.
+    mutating func frameSent(at now: Double, animating: Bool, dithering: Bool, spacing: Double = 0) {
         lastFrame = now
         ditherRefreshing = dithering
         needsFrame = animating || dithering
+        self.spacing = animating ? spacing : 0
     }
 
     /// Milliseconds from `now` until the earliest of the next frame and the other deadlines

@@ -262,18 +262,38 @@ public struct Controller: Sendable {
         }, brightness: brightness)
     }
 
-    /// Whether any ring moves after `t` (a transition or a spinner).
-    public func isAnimating(at t: Double) -> Bool {
-        states.contains { $0.isAnimating(at: t) } || names.indices.contains { i in
-            // A look without an effect (or a finished flash) asks for no more frames.
-            guard let name = look(of: i), let look = looks.first(where: { $0.name == name }) else { return false }
-            return look.effect.isAnimating(at: t - lookSince[i])
-        } || timers.contains { $0?.end.map { t < $0 } ?? false } || names.indices.contains { i in
-            guard let active = notice(for: i, at: t) else { return false }
+    /// Whether any ring moves after `t` (a transition, a spinner, an effect or a running timer).
+    public func isAnimating(at t: Double) -> Bool { frameSpacing(at: t) != nil }
+
+    /// How far apart frames after `t` may be without losing a step: nil when nothing moves; 0
+    /// while a transition, a spinner or an effect moves (every frame the wire allows counts);
+    /// while only timers run, the time a timer's ring takes to move one of the 256 drive levels
+    /// of one LED (`duration / (LEDs × 256)`), so a 25-minute timer on 24 LEDs asks for a frame
+    /// every 0.24 s instead of 60 a second. Rings built from names alone (no LED counts) get 0.
+    public func frameSpacing(at t: Double) -> Double? {
+        if states.contains(where: { $0.isAnimating(at: t) }) || names.indices.contains(where: { effectMoves(on: $0, at: t) }) {
+            return 0
+        }
+        var spacing: Double?
+        for i in timers.indices {
+            guard let timer = timers[i], let end = timer.end, t < end else { continue }
+            let leds = i < rings.count ? rings[i].ledCount : 0
+            let step = leds > 0 ? timer.duration / (Double(leds) * 256) : 0
+            spacing = Swift.min(spacing ?? step, step)
+        }
+        return spacing
+    }
+
+    /// Whether ring `index` shows an effect that still changes after `t` (its look's, or a
+    /// notification's over it). A look without an effect, or a finished flash, asks for no frames.
+    private func effectMoves(on index: Int, at t: Double) -> Bool {
+        if let active = notice(for: index, at: t) {
             let effect = active.notice.color != nil ? active.notice.effect
                 : looks.first { $0.name == active.notice.look }?.effect ?? .none
-            return effect.isAnimating(at: t - active.since)
+            if effect.isAnimating(at: t - active.since) { return true }
         }
+        guard let name = look(of: index), let look = looks.first(where: { $0.name == name }) else { return false }
+        return look.effect.isAnimating(at: t - lookSince[index])
     }
 
     /// What survives a restart: targets, spinners, brightness, looks (notifications are saved
