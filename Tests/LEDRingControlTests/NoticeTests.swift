@@ -36,6 +36,32 @@ import Testing
         #expect(c.values(base, at: 6) == base && c.paints(at: 6) == [.plain, .plain, .plain])
     }
 
+    /// A notification's value is read like `set`'s: in a ranged ring's own units, as laps on the
+    /// others, a percentage of a lap on every ring; it is checked against each ring it covers,
+    /// and survives a restart as written.
+    @Test func aValueInARangedRingsOwnUnits() throws {
+        var rings = Palette.activityRings()
+        rings[2].range = ValueRange(min: 400, max: 2000)
+        var layout = try RingLayout(rings: rings)
+        layout.looks = try Self.layout().looks
+        var c = Controller(layout: layout, brightness: 1)
+        let base: [RingValue] = [.progress(0.1), .progress(0.1), .progress(0.1)]
+        try Self.apply(&c, "notify stand color #ff0000 value 1200 for 10s", at: 0)
+        #expect(c.values(base, at: 1)[2] == .progress(0.5))
+        try Self.apply(&c, "notify stand color #ff0000 value 25% for 10s priority 1", at: 1)
+        #expect(c.values(base, at: 2)[2] == .progress(0.25))
+        // 1200 is fine on stand (ppm) but 1200 laps on move: refused whole, nothing changes.
+        let refused = c.apply(try Request.parse("notify move stand color #ff0000 value 1200 for 10s priority 2"), at: 2, status: { fatalError() })
+        #expect(!refused.reply.ok && !refused.changed && c.notices.count == 2)
+        try Self.apply(&c, ##"{"verb":"notify","rings":["move","stand"],"color":"#00ff00","value":"50%","for":"10s","priority":3}"##, at: 3)
+        #expect(c.values(base, at: 4)[0] == .progress(0.5) && c.values(base, at: 4)[2] == .progress(0.5))
+        // Saved and restored as written: the percentage stays a percentage.
+        var restarted = Controller(layout: layout, brightness: 1)
+        restarted.restore(try SavedState(json: c.saved(wallOffset: 0).json), at: 4, wallOffset: 0)
+        #expect(restarted.values(base, at: 5) == c.values(base, at: 5))
+        #expect(restarted.notices.last?.notice.valuePercent == true)
+    }
+
     @Test func higherPriorityWinsAndTheyExpireInOrder() throws {
         var c = Controller(layout: try Self.layout(), brightness: 1)
         try Self.apply(&c, "notify look passed for 10s priority 1", at: 0)

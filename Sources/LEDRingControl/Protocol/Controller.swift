@@ -139,13 +139,19 @@ public struct Controller: Sendable {
     public func values(_ base: [RingValue], at t: Double) -> [RingValue] {
         base.enumerated().map { i, value in
             let own = i < timers.count ? timers[i].map { RingValue.progress($0.value(at: t)) } ?? value : value
-            return notice(for: i, at: t)?.notice.value.map { RingValue.progress($0) } ?? own
+            return notice(for: i, at: t).flatMap { noticeValue($0.notice, on: i) }.map { RingValue.progress($0) } ?? own
         }
+    }
+
+    /// The laps `notice`'s value means on ring `index` (its units when the ring has a range).
+    private func noticeValue(_ notice: Notice, on index: Int) -> Double? {
+        guard let value = notice.value else { return nil }
+        return index < rings.count ? rings[index].laps(value, percent: notice.valuePercent) : value
     }
 
     /// The value ring `index` shows at `t`: a notification's, else its timer's, else its own.
     public func shownValue(of index: Int, at t: Double) -> Double {
-        if let value = notice(for: index, at: t)?.notice.value { return value }
+        if let active = notice(for: index, at: t), let value = noticeValue(active.notice, on: index) { return value }
         if let timer = timers[index] { return timer.value(at: t) }
         return states[index].shown(at: t)
     }

@@ -13,8 +13,11 @@ public struct Notice: Equatable, Sendable {
     public var color: RGB8?
     /// The effect on top of `color` (a look brings its own).
     public var effect: Effect
-    /// The value shown meanwhile in laps (nil: each ring's own value).
+    /// The value shown meanwhile, as sent (nil: each ring's own value): laps, or on a ring with a
+    /// `range` its own units, unless `valuePercent` (then a fraction of a lap on every ring).
     public var value: Double?
+    /// Whether `value` was written as a percentage (`80%`).
+    public var valuePercent = false
     /// How long it lasts, seconds.
     public var duration: Double
     /// Higher wins; of equal priority the later replaces the earlier.
@@ -22,12 +25,13 @@ public struct Notice: Equatable, Sendable {
 
     /// A notification.
     public init(rings: [String] = [], look: String? = nil, color: RGB8? = nil, effect: Effect = .none,
-                value: Double? = nil, duration: Double, priority: Int = 0) {
+                value: Double? = nil, valuePercent: Bool = false, duration: Double, priority: Int = 0) {
         self.rings = rings
         self.look = look
         self.color = color
         self.effect = effect
         self.value = value
+        self.valuePercent = valuePercent
         self.duration = duration
         self.priority = priority
     }

@@ -30,11 +30,10 @@ extension Request {
                 effectText = text
             case "period": period = try Request.duration(try next(word), name: "period")
             case "value":
-                let text = try next(word)
-                guard let value = ProgressText.parse(text) else {
-                    throw RequestError("value \"\(Request.shown(text))\": not a number; give a fraction like 0.8 or a percentage like 80%")
-                }
-                notice.value = try checkedValue(value, ring: "value", shown: text)
+                // Checked against the rings it covers (their ranges) by `validate`.
+                let update = try Request.update(try next(word), ring: "value")
+                notice.value = update.value
+                notice.valuePercent = update.percent
             case "for": duration = try Request.duration(try next(word), limit: Notice.maxDuration, name: "for")
             case "priority":
                 let text = try next(word)
@@ -79,7 +78,11 @@ extension Request {
         if let c = try text("color") { notice.color = try Request.color(c) }
         let period = try members["period"].map { (p) throws(RequestError) in try Request.duration(p, name: "period") }
         if let e = try text("effect") { notice.effect = try Request.effect(e, period: period) }
-        if let raw = members["value"] { notice.value = try SetCommand.parseValue(raw, name: "value") }
+        if let raw = members["value"] {
+            let update = try SetCommand.parseUpdate(raw, ring: "value")
+            notice.value = update.value
+            notice.valuePercent = update.percent
+        }
         guard let d = members["for"] else { throw RequestError("notify: give \"for\", how long, e.g. {\"verb\":\"notify\",\"look\":\"failed\",\"for\":\"30s\"}") }
         notice.duration = try Request.duration(d, limit: Notice.maxDuration, name: "for")
         if let p = members["priority"] {
@@ -162,7 +165,9 @@ extension Request {
             members.append(("effect", .string(notice.effect.name)))
             members.append(("period", .number(notice.effect.period)))
         }
-        if let value = notice.value { members.append(("value", .number(value))) }
+        if let value = notice.value {
+            members.append(("value", notice.valuePercent ? .string(JSONValue.format(value * 100) + "%") : .number(value)))
+        }
         members.append(("for", .number(notice.duration)))
         members.append(("priority", .integer(notice.priority)))
         return .object(members)

@@ -33,7 +33,7 @@ extension Request {
         case .brightness(let value):
             _ = try Request.checkedBrightness(value)
         case .notify(let notice):
-            try Request.checkedNotice(notice, rings: names, looks: looks)
+            try Request.checkedNotice(notice, rings: names, ranged: ranged, looks: looks)
         case .clearNotices:
             break
         case .timer(let ring, let action):
@@ -79,15 +79,26 @@ extension Request {
     }
 
     /// A notification whose rings and look exist, with one of a look and a colour, a value in
-    /// 0…100 laps, a duration above 0 and at most a day, a priority in -100…100.
-    public static func checkedNotice(_ notice: Notice, rings names: [String], looks: [String]) throws(RequestError) {
+    /// 0…100 laps (any finite number in the own units of a ring in `ranged` it covers, unless
+    /// written as a percentage), a duration above 0 and at most a day, a priority in -100…100.
+    public static func checkedNotice(_ notice: Notice, rings names: [String], ranged: Set<String> = [],
+                                     looks: [String]) throws(RequestError) {
         for ring in notice.rings { _ = try index(of: ring, in: names) }
         switch (notice.look, notice.color) {
         case (let look?, nil): _ = try checkedLook(look, in: looks)
         case (nil, _?): break
         default: throw RequestError("notify: give a look or a colour (not both), e.g. notify build look failed for 30s or notify color #ff2020 effect pulse for 1m")
         }
-        if let value = notice.value { _ = try checkedValue(value, ring: "value") }
+        if let value = notice.value {
+            let shown = notice.valuePercent ? Request.shown(value * 100) + "%" : nil
+            for name in names where notice.covers(name) {
+                if notice.valuePercent || !ranged.contains(name) {
+                    _ = try checkedValue(value, ring: "value", shown: shown)
+                } else {
+                    _ = try checkedFinite(value, ring: "value")
+                }
+            }
+        }
         guard notice.duration > 0 else {
             throw RequestError("notify: for \(DurationText.format(notice.duration)): must be longer than 0, e.g. for 30s")
         }
