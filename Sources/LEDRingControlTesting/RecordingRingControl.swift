@@ -41,9 +41,13 @@ public final class RecordingRingControl: RingControl {
     /// The clock, seconds since the control was made.
     public var now: Double { state.withLock { $0.now } }
 
-    /// Moves the clock on (transitions progress, spinners turn) and tells observers.
+    /// Moves the clock on (transitions progress, spinners turn, ended timers and notifications
+    /// are let go as the daemon's loop does at their deadline) and tells observers.
     public func advance(by seconds: Double) {
-        state.withLock { $0.now += max(0, seconds) }
+        state.withLock {
+            $0.now += max(0, seconds)
+            _ = $0.controller.expire(at: $0.now)
+        }
         observers.notify(snapshot())
     }
 

@@ -96,4 +96,33 @@ import Testing
         #expect(second.waitUntil(timeout: 8) { (try? second.client(["get", "--json"]).stdout.contains(#""look":"passed""#)) == true })
         #expect(!(try second.client(["get", "--json"]).stdout.contains("timerLeft")))
     }
+
+    /// `--until HH:MM` runs to that time of day in the local time zone (TZ): here two hours and
+    /// a bit ahead in UTC, so the timer has that long left, within the seconds the test takes.
+    /// At its end a `--notify` notification takes over its ring.
+    @Test func aTimerUntilATimeOfDayAndANotificationAtItsEnd() throws {
+        let daemon = try LookTests.start()
+        defer { daemon.cleanUp() }
+        let target = (Int(Date().timeIntervalSince1970) / 60 + 125) * 60
+        let clock = String(format: "%02d:%02d", target / 3600 % 24, target / 60 % 60)
+        let set = try LedringProcess.run(["timer", "move", "--until", clock, "--socket", daemon.socket], environment: ["TZ": "UTC"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let reply = try daemon.client(["get", "--json"]).stdout
+        let left = try #require((try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
+            .flatMap { ($0["rings"] as? [[String: Any]])?.first?["timerLeft"] as? Double }, "\(reply)")
+        let expected = Double(target) - Date().timeIntervalSince1970
+        #expect(abs(left - expected) < 5, "\(left) s left, \(expected) s expected until \(clock) UTC")
+        #expect(try daemon.client(["timer", "move", "5m", "--until", clock]).status == 64)
+        #expect(try daemon.client(["timer", "move", "--until", "24:00"]).status == 64)
+
+        // A 1 s timer whose end shows a blue notification on its ring for 2 s, then gives it back.
+        #expect(try daemon.client(["timer", "move", "1s", "--notify", "--color", "#0000ff", "--value", "1", "--for", "2s"]).status == 0)
+        func blue() -> Bool {
+            guard let frames = try? daemon.frames(), let head = frames.last?[0] else { return false }
+            return head.b > 100 && head.r < 60 && head.g < 60
+        }
+        #expect(daemon.waitUntil(timeout: 10) { blue() }, "no blue on the move ring after its timer ended")
+        #expect(try daemon.client(["get", "--json"]).stdout.contains("\"look\"") == false)
+        #expect(daemon.waitUntil(timeout: 10) { !blue() }, "the notification did not give the ring back")
+    }
 }

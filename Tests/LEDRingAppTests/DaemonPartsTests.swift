@@ -255,6 +255,29 @@ import Testing
         #expect(try ClientCommand.parse(["brightness", "50%"]).0 == .brightness(0.5))
     }
 
+    /// `--notify` turns the notify options that follow into the timer's end notification;
+    /// `--until HH:MM` becomes the seconds to that time of day (at most a day).
+    @Test func timerOptions() throws {
+        let (request, _, _) = try ClientCommand.parse(["timer", "focus", "25m", "--then", "done", "--notify", "--color", "#ff0000",
+                                                       "--effect", "flash", "--for", "30s", "--up"])
+        guard case .timer("focus", .start(1500, true, "done", let notice?)) = request else {
+            Issue.record("\(request)")
+            return
+        }
+        #expect(notice.rings == ["focus"] && notice.color == RGB8(r: 255, g: 0, b: 0) && notice.duration == 30)
+        guard case .timer("focus", .start(let seconds, false, nil, nil)) = try ClientCommand.parse(["timer", "focus", "--until", "7:05"]).0 else {
+            Issue.record("--until gave no start")
+            return
+        }
+        #expect(seconds > 0 && seconds <= 86_400)
+        for bad in [["timer", "focus", "5m", "--until", "17:30"], ["timer", "focus", "--until", "17h"], ["timer", "focus", "--until", "7:5"],
+                    ["timer", "focus", "5m", "--look", "done"], ["timer", "focus", "5m", "--notify"]] {
+            #expect(throws: CommandError.self, "\(bad)") { try ClientCommand.parse(bad) }
+        }
+        #expect(DurationText.clockTime("23:59:59")! == (23, 59, 59) && DurationText.clockTime("0:00")! == (0, 0, 0))
+        #expect(DurationText.clockTime("24:00") == nil && DurationText.clockTime("12:60") == nil && DurationText.clockTime("12") == nil)
+    }
+
     @Test(arguments: [["set"], ["set", "move"], ["set", "move=abc"], ["get", "extra"], ["spin"], ["brightness", "2"],
                       ["status", "--duration", "1"], ["get", "--bogus"], ["look", "build"], ["set", "move=1", "--duration", "-1m"],
                       // notify's and timer's options belong to them alone: elsewhere they would be dropped unsaid.

@@ -57,6 +57,42 @@ import Testing
         #expect(c.frameSpacing(at: 5) == nil && !c.isAnimating(at: 5))
     }
 
+    /// A timer's end can show a notification (its own ring unless it names rings) for the
+    /// notification's whole length from the end, kept across a restart; text and JSON alike.
+    @Test func aNotificationAtTheEnd() throws {
+        var c = try Self.controller()
+        try Self.apply(&c, "timer move 10s notify color #0000ff value 1 for 5s priority 2", at: 0)
+        guard case .timer(_, .start(_, _, _, let notice?)) = try Request.parse("timer move 10s notify color #0000ff for 5s") else {
+            Issue.record("no notification parsed")
+            return
+        }
+        #expect(notice.rings == ["move"] && notice.duration == 5)
+        var restarted = try Self.controller()
+        restarted.restore(try SavedState(json: c.saved(wallOffset: 100).json), at: 0, wallOffset: 100)
+        #expect(restarted.timers[0]?.notice?.color == RGB8(r: 0, g: 0, b: 255))
+        for var controller in [c, restarted] {
+            let ended = controller.expire(at: 10)
+            #expect(ended)
+            #expect(controller.notice(for: 0, at: 10)?.notice.color == RGB8(r: 0, g: 0, b: 255))
+            #expect(controller.notice(for: 1, at: 10) == nil && Self.shown(controller, 0, at: 12) == 1)
+            #expect(controller.nextNoticeEnd == 15)
+            let gone = controller.expire(at: 15)
+            #expect(gone && Self.shown(controller, 0, at: 15) == 0)
+        }
+        try Self.apply(&c, ##"{"verb":"timer","ring":"stand","duration":"4s","notify":{"rings":["move","stand"],"look":"done","for":"1m"}}"##, at: 20)
+        let stood = c.expire(at: 24)
+        #expect(stood && c.notice(for: 0, at: 24)?.notice.look == "done" && c.notice(for: 2, at: 24) != nil)
+        // A bad notification refuses the whole timer.
+        for line in ["timer move 10s notify for 5s", "timer move 10s notify clear", "timer move 10s notify look nope for 5s",
+                     ##"{"verb":"timer","ring":"move","duration":"4s","notify":"done"}"##] {
+            #expect(throws: RequestError.self, "\(line)") {
+                let outcome = c.apply(try Request.parse(line), at: 30, status: { fatalError() })
+                if case .error(let message) = outcome.reply { throw RequestError(message) }
+            }
+        }
+        #expect(c.timers[0] == nil)
+    }
+
     @Test func pauseHoldsResumeRunsOnAndUpFills() throws {
         var c = try Self.controller()
         try Self.apply(&c, "timer stand 10s up", at: 0)

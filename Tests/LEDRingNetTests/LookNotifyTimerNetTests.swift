@@ -46,6 +46,10 @@ import Testing
         #expect(control.snapshot().ring(named: "exercise")?.value == 0.5)
         #expect(route(control, "/api/rings/exercise/timer", #"{"action":"pause"}"#)?.status == 200)
         #expect(route(control, "/api/rings/exercise/timer", #"{"duration":-1}"#)?.status == 400)
+        // A timer whose end shows a notification, over HTTP as over the socket.
+        #expect(route(control, "/api/rings/move/timer", ##"{"duration":"2s","notify":{"color":"#0000ff","value":1,"for":"3s"}}"##)?.status == 200)
+        control.advance(by: 2.5)
+        #expect(Self.isBlue(control.snapshot().ring(named: "move")?.leds[5]))
     }
 
     @Test(.enabled(if: MQTTBridge.isAvailable)) func mqttTopics() throws {

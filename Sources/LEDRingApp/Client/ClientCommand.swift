@@ -43,6 +43,11 @@ enum ClientCommand {
         var curve: Curve?
         var words: [String] = []
         var noticeWords: [String] = []
+        // A timer's own words (`up`, `then LOOK`), its end's notification (after `--notify`),
+        // and the time of day it runs to.
+        var timerWords: [String] = []
+        var timerNotifies = false
+        var until: String?
         while let (name, attached) = reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
@@ -53,13 +58,15 @@ enum ClientCommand {
                 duration = try checked { () throws(RequestError) in try Request.duration(text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
-            case let option where verb == "notify"
+            case let option where (verb == "notify" || timerNotifies)
                 && ["--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period"].contains(option):
                 // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
                 noticeWords += [String(name.dropFirst(2)), try value()]
             case "--clear" where verb == "notify": noticeWords.append("clear")
-            case "--up" where verb == "timer": noticeWords.append("up")
-            case "--then" where verb == "timer": noticeWords += ["then", try value()]
+            case "--up" where verb == "timer": timerWords.append("up")
+            case "--then" where verb == "timer": timerWords += ["then", try value()]
+            case "--notify" where verb == "timer": timerNotifies = true
+            case "--until" where verb == "timer": until = try value()
             default:
                 if name.hasPrefix("--") { throw .usage("\(verb): unknown option \"\(name)\"; \(usage(verb))") }
                 words.append(name)
@@ -113,7 +120,17 @@ enum ClientCommand {
                 request = try checked { () throws(RequestError) in try Request.parseNotify(all, json: false) }
             }
         case "timer":
-            let all = words + noticeWords
+            if let until {
+                guard words.count == 1 else { throw .usage("timer: give the ring and either a duration or --until HH:MM, e.g. ledring timer focus --until 17:30") }
+                guard let clock = DurationText.clockTime(until) else {
+                    throw .usage("timer --until \"\(until)\": not a time of day; write HH:MM (24-hour), e.g. --until 17:30")
+                }
+                guard let seconds = WallClock.secondsUntil(hour: clock.hour, minute: clock.minute, second: clock.second) else {
+                    throw CommandError("timer --until \(until): the C library could not work out that local time; give a duration instead", code: .software)
+                }
+                words.append(DurationText.format(seconds.rounded()))
+            }
+            let all = words + timerWords + (timerNotifies ? ["notify"] + noticeWords : [])
             request = try checked { () throws(RequestError) in try Request.parseTimer(all) }
         case "look":
             guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
@@ -143,7 +160,7 @@ enum ClientCommand {
         case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
         case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
-        case "timer": return "usage: ledring timer RING DURATION [--up] [--then LOOK] | ledring timer RING pause|resume|cancel"
+        case "timer": return "usage: ledring timer RING (DURATION | --until HH:MM) [--up] [--then LOOK] [--notify (--look NAME | --color #RRGGBB [--effect E]) --for DURATION …] | ledring timer RING pause|resume|cancel"
         case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] | notify --clear"
         case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default or none)"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"

@@ -171,9 +171,18 @@ public struct Controller: Sendable {
                 lookSince[i] = end
             }
             timers[i] = nil
+            // From the end on, for its whole length (unless the daemon woke past even that).
+            if let notice = timer.notice, end + notice.duration > t { post(notice, at: end) }
             changed = true
         }
         return changed
+    }
+
+    /// Shows `notice` from `t`: a later one of equal priority over the same rings replaces the earlier.
+    private mutating func post(_ notice: Notice, at t: Double) {
+        notices.removeAll { $0.notice.priority == notice.priority && Set($0.notice.rings) == Set(notice.rings) }
+        noticeCount += 1
+        notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
     }
 
     /// When the next notification or timer ends: a deadline for the daemon's schedule (no polling).
@@ -199,17 +208,14 @@ public struct Controller: Sendable {
                 states[i].set(laps, at: t, duration: duration, curve: curve)
             }
         case .notify(let notice):
-            // A later one of equal priority over the same rings replaces the earlier.
-            notices.removeAll { $0.notice.priority == notice.priority && Set($0.notice.rings) == Set(notice.rings) }
-            noticeCount += 1
-            notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
+            post(notice, at: t)
         case .clearNotices:
             notices = []
         case .timer(let ring, let action):
             let i = try Request.index(of: ring, in: names)
             switch action {
-            case .start(let duration, let up, let then):
-                timers[i] = RingTimer(start: t, duration: duration, up: up, then: then)
+            case .start(let duration, let up, let then, let notice):
+                timers[i] = RingTimer(start: t, duration: duration, up: up, then: then, notice: notice)
             case .pause:
                 guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to pause; start one with timer \(ring) 25m") }
                 if timer.pausedAt == nil { timer.pausedAt = t }

@@ -12,7 +12,7 @@ extension Request {
         "status": ["verb"],
         "power": ["verb", "on"],
         "look": ["verb", "rings", "look"],
-        "timer": ["verb", "ring", "duration", "up", "then", "action"],
+        "timer": ["verb", "ring", "duration", "up", "then", "notify", "action"],
         "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear"],
     ]
 

@@ -96,7 +96,7 @@ extension Request {
 
     /// `timer RING DURATION [up] [then LOOK]`, `timer RING pause|resume|cancel`.
     public static func parseTimer(_ words: [String]) throws(RequestError) -> Request {
-        let usage = "use timer RING DURATION [up] [then LOOK] or timer RING pause|resume|cancel, e.g. timer focus 25m then done"
+        let usage = "use timer RING DURATION [up] [then LOOK] [notify …] or timer RING pause|resume|cancel, e.g. timer focus 25m then done"
         guard words.count >= 2 else { throw RequestError("timer: give a ring and a duration; \(usage)") }
         let ring = words[0]
         switch words[1] {
@@ -108,16 +108,22 @@ extension Request {
         let duration = try Request.duration(words[1], limit: RingTimer.maxDuration, name: "timer")
         var up = false
         var then: String?
+        var notice: Notice?
         var i = 2
         while i < words.count {
             switch words[i] {
             case "up": up = true
             case "then" where i + 1 < words.count: i += 1; then = words[i]
+            case "notify":
+                // The rest is a notify request's words: `notify look done for 1m`.
+                notice = try Request.timerNotice(try Request.parseNotify(Array(words[(i + 1)...]), json: false), ring: ring)
+                i = words.count
+                continue
             default: throw RequestError("timer: unknown word \"\(Request.shown(words[i]))\"; \(usage)")
             }
             i += 1
         }
-        return .timer(ring: ring, .start(duration: duration, up: up, then: then))
+        return .timer(ring: ring, .start(duration: duration, up: up, then: then, notify: notice))
     }
 
     /// `{"verb":"timer","ring":"focus","duration":"25m","up":false,"then":"done"}` or
@@ -139,15 +145,33 @@ extension Request {
             guard case .string(let name) = t else { throw RequestError("timer: \"then\" must be a look name, got \(t.shown)") }
             then = name
         }
-        return .timer(ring: ring, .start(duration: duration, up: members["up"] == .bool(true), then: then))
+        var notice: Notice?
+        if let n = members["notify"] {
+            guard case .object(let object) = n else {
+                throw RequestError("timer: \"notify\" must be a notification object, e.g. {\"look\":\"done\",\"for\":\"1m\"}, got \(n.shown)")
+            }
+            notice = try Request.timerNotice(try Request.parseNotifyJSON(object), ring: ring)
+        }
+        return .timer(ring: ring, .start(duration: duration, up: members["up"] == .bool(true), then: then, notify: notice))
+    }
+
+    /// The notification a timer shows at its end: `request` must be a notification (not
+    /// `clear`); without rings of its own it covers the timer's ring.
+    static func timerNotice(_ request: Request, ring: String) throws(RequestError) -> Notice {
+        guard case .notify(var notice) = request else {
+            throw RequestError("timer: notify needs a notification, e.g. timer \(Request.shown(ring)) 25m notify color #ff2020 effect flash 3 for 30s")
+        }
+        if notice.rings.isEmpty { notice.rings = [ring] }
+        return notice
     }
 
     /// A timer request as JSON.
     static func timerJSON(ring: String, _ action: TimerAction) -> JSONValue {
         switch action {
-        case .start(let duration, let up, let then):
+        case .start(let duration, let up, let then, let notice):
             var members: [(String, JSONValue)] = [("verb", .string("timer")), ("ring", .string(ring)), ("duration", .number(duration)), ("up", .bool(up))]
             if let then { members.append(("then", .string(then))) }
+            if let notice { members.append(("notify", noticeMembers(notice))) }
             return .object(members)
         case .pause: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("pause"))])
         case .resume: return .object([("verb", .string("timer")), ("ring", .string(ring)), ("action", .string("resume"))])
@@ -157,7 +181,14 @@ extension Request {
 
     /// A notification as the JSON the socket takes.
     static func noticeJSON(_ notice: Notice) -> JSONValue {
-        var members: [(String, JSONValue)] = [("verb", .string("notify"))]
+        .object([("verb", .string("notify"))] + noticePairs(notice))
+    }
+
+    /// A notification's members without the verb: what a timer's `notify` holds.
+    static func noticeMembers(_ notice: Notice) -> JSONValue { .object(noticePairs(notice)) }
+
+    private static func noticePairs(_ notice: Notice) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
         if !notice.rings.isEmpty { members.append(("rings", .array(notice.rings.map(JSONValue.string)))) }
         if let look = notice.look { members.append(("look", .string(look))) }
         if let color = notice.color { members.append(("color", .string(color.hex))) }
@@ -170,6 +201,6 @@ extension Request {
         }
         members.append(("for", .number(notice.duration)))
         members.append(("priority", .integer(notice.priority)))
-        return .object(members)
+        return members
     }
 }

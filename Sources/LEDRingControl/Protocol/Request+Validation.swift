@@ -38,10 +38,11 @@ extension Request {
             break
         case .timer(let ring, let action):
             _ = try Request.index(of: ring, in: names)
-            if case .start(let duration, _, let then) = action {
+            if case .start(let duration, _, let then, let notice) = action {
                 guard duration > 0 else { throw RequestError("timer: \(DurationText.format(duration)) must be longer than 0, e.g. timer focus 25m") }
                 _ = try Request.checkedDuration(duration, shown: DurationText.format(duration), limit: RingTimer.maxDuration, name: "timer")
                 if let then { _ = try Request.checkedLook(then, in: looks) }
+                if let notice { try Request.checkedNotice(notice, rings: names, ranged: ranged, looks: looks) }
             }
         case .look(let rings, let name):
             for ring in rings { _ = try Request.index(of: ring, in: names) }

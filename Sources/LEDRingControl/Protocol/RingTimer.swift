@@ -14,14 +14,19 @@ public struct RingTimer: Equatable, Sendable {
     public var pausedAt: Double?
     /// The look to switch to at the end, if any.
     public var then: String?
+    /// The notification to show from the end on, if any (it covers the timer's ring unless it
+    /// names rings).
+    public var notice: Notice?
 
     /// A timer.
-    public init(start: Double, duration: Double, up: Bool = false, pausedAt: Double? = nil, then: String? = nil) {
+    public init(start: Double, duration: Double, up: Bool = false, pausedAt: Double? = nil, then: String? = nil,
+                notice: Notice? = nil) {
         self.start = start
         self.duration = duration
         self.up = up
         self.pausedAt = pausedAt
         self.then = then
+        self.notice = notice
     }
 
     /// Longest timer: a day.
@@ -48,8 +53,9 @@ public struct RingTimer: Equatable, Sendable {
 
 /// What a `timer` request does to a ring's timer.
 public enum TimerAction: Equatable, Sendable {
-    /// Starts (or restarts) it.
-    case start(duration: Double, up: Bool, then: String?)
+    /// Starts (or restarts) it; at the end the ring switches to the `then` look and/or `notify`
+    /// is shown.
+    case start(duration: Double, up: Bool, then: String?, notify: Notice? = nil)
     /// Holds it where it is.
     case pause
     /// Lets a paused one run on.

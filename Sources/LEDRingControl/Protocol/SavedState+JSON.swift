@@ -17,6 +17,7 @@ extension SavedState {
                 var m: [(String, JSONValue)] = [("start", .number(timer.start)), ("duration", .number(timer.duration)), ("up", .bool(timer.up))]
                 if let paused = timer.pausedAt { m.append(("pausedAt", .number(paused))) }
                 if let then = timer.then { m.append(("then", .string(then))) }
+                if let notice = timer.notice { m.append(("notify", Request.noticeMembers(notice))) }
                 return (name, JSONValue.object(m))
             })))
         }
@@ -84,7 +85,17 @@ extension SavedState {
                 if case .number(let p)? = m["pausedAt"] { paused = p }
                 var then: String?
                 if case .string(let name)? = m["then"] { then = name }
-                timers[member.key] = RingTimer(start: start, duration: duration, up: m["up"] == .bool(true), pausedAt: paused, then: then)
+                var notice: Notice?
+                if case .object(let n)? = m["notify"] {
+                    do throws(RequestError) {
+                        guard case .notify(let parsed) = try Request.parseNotifyJSON(n) else { throw RequestError("not a notification") }
+                        notice = parsed
+                    } catch {
+                        throw JSONProblem(path: "timers.\(member.key).notify", message: error.message)
+                    }
+                }
+                timers[member.key] = RingTimer(start: start, duration: duration, up: m["up"] == .bool(true), pausedAt: paused, then: then,
+                                               notice: notice)
             }
         }
         if case .array(let items)? = members["notices"] {

@@ -4,6 +4,18 @@ import LEDJSON
 /// line, HTTP, MQTT): plain seconds (`90`, `1.5`), or numbers with units in falling order
 /// (`1.5s`, `25m`, `1h30m`, `2m30s`). One parser, so `--duration 1m` means the same on every path.
 public enum DurationText {
+    /// A time of day written `HH:MM` or `HH:MM:SS` (24-hour clock): hour 0…23, minute and
+    /// second 0…59; nil otherwise.
+    public static func clockTime(_ text: some StringProtocol) -> (hour: Int, minute: Int, second: Int)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3,
+              parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), parts[1].count == 2 else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0
+        guard hour < 24, minute < 60, second < 60, parts.count == 2 || parts[2].count == 2 else { return nil }
+        return (hour, minute, second)
+    }
+
     /// The seconds `text` writes, or nil when it is not a duration (the sign is kept, so a caller
     /// can say "negative" rather than "not a duration").
     public static func parse(_ text: some StringProtocol) -> Double? {

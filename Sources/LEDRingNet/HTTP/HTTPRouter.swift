@@ -141,10 +141,10 @@ public struct HTTPRouter: Sendable {
         return try Request.parseNotifyJSON(object.members)
     }
 
-    /// `{"duration":"25m","up":false,"then":"done"}` or `{"action":"pause"}`.
+    /// `{"duration":"25m","up":false,"then":"done","notify":{"look":"done","for":"1m"}}` or `{"action":"pause"}`.
     private func timer(_ body: [UInt8], ring: String) throws(RequestError) -> Request {
         let object = try JSONObject.parse(body)
-        try object.onlyKeys(["duration", "up", "then", "action"])
+        try object.onlyKeys(["duration", "up", "then", "notify", "action"])
         var members = object.members
         members["ring"] = .string(ring)
         return try Request.parseTimerJSON(members)
