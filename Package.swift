@@ -58,8 +58,9 @@ let hasMicroHTTPD = systemHeaderFound("microhttpd.h", override: "LEDRING_MICROHT
 // configured (linking them and the TLS libraries they pull in costs every `ledring run` about
 // 4.5 MB of memory), and forwards the calls ledring makes. Building still needs the -dev headers.
 let netSystemTargets: [Target] =
-    (hasMosquitto ? [.target(name: "CMosquitto")] : [])
-    + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD")] : [])
+    (hasMosquitto || hasMicroHTTPD ? [.target(name: "CLibraryLoader")] : [])
+    + (hasMosquitto ? [.target(name: "CMosquitto", dependencies: ["CLibraryLoader"])] : [])
+    + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD", dependencies: ["CLibraryLoader"])] : [])
 let netDependencies: [Target.Dependency] = ["RingRender", "LEDJSON", "LEDRingControl", "LEDSystem"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =

@@ -3,13 +3,7 @@
 // compile error. Before a successful load every call fails the way the library fails a bad
 // argument (MHD_NO / NULL), never through a null pointer.
 #include "CMicroHTTPD.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-
-// The soname Debian's libmicrohttpd12 ships (/usr/lib/<triplet>/libmicrohttpd.so.12); the
-// unversioned name is the -dev package's symlink, for a library built from source.
-static const char *const sonames[] = { "libmicrohttpd.so.12", "libmicrohttpd.so" };
+#include "CLibraryLoader.h"
 
 #define SLOT(name) static __typeof__(&name) p_##name
 SLOT(MHD_add_response_header); SLOT(MHD_create_response_from_buffer); SLOT(MHD_create_response_from_callback);
@@ -17,37 +11,22 @@ SLOT(MHD_destroy_response); SLOT(MHD_get_connection_info); SLOT(MHD_get_connecti
 SLOT(MHD_get_daemon_info); SLOT(MHD_lookup_connection_value); SLOT(MHD_queue_response);
 SLOT(MHD_set_connection_option); SLOT(MHD_start_daemon); SLOT(MHD_stop_daemon);
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char load_error[256];
-static int load_result = -1;
-
-static void load(void) {
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof sonames / sizeof *sonames && library == NULL; i++) {
-        library = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        snprintf(load_error, sizeof load_error, "%s", dlerror());
-        return;
-    }
-#define FIND(name) \
-    if ((p_##name = (__typeof__(&name))dlsym(library, #name)) == NULL) { \
-        snprintf(load_error, sizeof load_error, "%s has no %s (too old?)", sonames[0], #name); \
-        return; \
-    }
-    FIND(MHD_add_response_header); FIND(MHD_create_response_from_buffer); FIND(MHD_create_response_from_callback);
-    FIND(MHD_destroy_response); FIND(MHD_get_connection_info); FIND(MHD_get_connection_values);
-    FIND(MHD_get_daemon_info); FIND(MHD_lookup_connection_value); FIND(MHD_queue_response);
-    FIND(MHD_set_connection_option); FIND(MHD_start_daemon); FIND(MHD_stop_daemon);
-#undef FIND
-    load_result = 0;
+static const char *bind_all(void *library) {
+    LEDRING_BIND(library, MHD_add_response_header); LEDRING_BIND(library, MHD_create_response_from_buffer);
+    LEDRING_BIND(library, MHD_create_response_from_callback); LEDRING_BIND(library, MHD_destroy_response);
+    LEDRING_BIND(library, MHD_get_connection_info); LEDRING_BIND(library, MHD_get_connection_values);
+    LEDRING_BIND(library, MHD_get_daemon_info); LEDRING_BIND(library, MHD_lookup_connection_value);
+    LEDRING_BIND(library, MHD_queue_response); LEDRING_BIND(library, MHD_set_connection_option);
+    LEDRING_BIND(library, MHD_start_daemon); LEDRING_BIND(library, MHD_stop_daemon);
+    return NULL;
 }
 
-int ledring_mhd_load(char *error, size_t size) {
-    pthread_once(&once, load);
-    if (load_result != 0 && error != NULL && size > 0) snprintf(error, size, "%s", load_error);
-    return load_result;
-}
+// The soname Debian's libmicrohttpd12 ships (/usr/lib/<triplet>/libmicrohttpd.so.12); the
+// unversioned name is the -dev package's symlink, for a library built from source.
+static const char *const sonames[] = { "libmicrohttpd.so.12", "libmicrohttpd.so" };
+static struct ledring_library library = LEDRING_LIBRARY(sonames, bind_all);
+
+int ledring_mhd_load(char *error, size_t size) { return ledring_library_load(&library, error, size); }
 
 // The forwarders. `fail` is what a call returns before the library is loaded.
 #define FORWARD(type, name, params, args, fail) \

@@ -3,13 +3,7 @@
 // compile error. Before a successful load every call fails the way the library fails a bad
 // argument (MOSQ_ERR_INVAL / NULL), never through a null pointer.
 #include "CMosquitto.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-
-// The soname Debian's libmosquitto1 ships (/usr/lib/<triplet>/libmosquitto.so.1); the unversioned
-// name is the -dev package's symlink, for a library built from source.
-static const char *const sonames[] = { "libmosquitto.so.1", "libmosquitto.so" };
+#include "CLibraryLoader.h"
 
 #define SLOT(name) static __typeof__(&name) p_##name
 SLOT(mosquitto_lib_init); SLOT(mosquitto_connack_string); SLOT(mosquitto_connect_async);
@@ -20,41 +14,27 @@ SLOT(mosquitto_reconnect_async); SLOT(mosquitto_socket); SLOT(mosquitto_strerror
 SLOT(mosquitto_subscribe_callback_set); SLOT(mosquitto_subscribe_multiple); SLOT(mosquitto_tls_set);
 SLOT(mosquitto_username_pw_set); SLOT(mosquitto_will_set);
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char load_error[256];
-static int load_result = -1;
-
-static void load(void) {
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof sonames / sizeof *sonames && library == NULL; i++) {
-        library = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        snprintf(load_error, sizeof load_error, "%s", dlerror());
-        return;
-    }
-#define FIND(name) \
-    if ((p_##name = (__typeof__(&name))dlsym(library, #name)) == NULL) { \
-        snprintf(load_error, sizeof load_error, "%s has no %s (too old?)", sonames[0], #name); \
-        return; \
-    }
-    FIND(mosquitto_lib_init); FIND(mosquitto_connack_string); FIND(mosquitto_connect_async);
-    FIND(mosquitto_connect_callback_set); FIND(mosquitto_destroy); FIND(mosquitto_disconnect);
-    FIND(mosquitto_disconnect_callback_set); FIND(mosquitto_log_callback_set); FIND(mosquitto_loop);
-    FIND(mosquitto_message_callback_set); FIND(mosquitto_new); FIND(mosquitto_publish);
-    FIND(mosquitto_reconnect_async); FIND(mosquitto_socket); FIND(mosquitto_strerror);
-    FIND(mosquitto_subscribe_callback_set); FIND(mosquitto_subscribe_multiple); FIND(mosquitto_tls_set);
-    FIND(mosquitto_username_pw_set); FIND(mosquitto_will_set);
-#undef FIND
+static const char *bind_all(void *library) {
+    LEDRING_BIND(library, mosquitto_lib_init); LEDRING_BIND(library, mosquitto_connack_string);
+    LEDRING_BIND(library, mosquitto_connect_async); LEDRING_BIND(library, mosquitto_connect_callback_set);
+    LEDRING_BIND(library, mosquitto_destroy); LEDRING_BIND(library, mosquitto_disconnect);
+    LEDRING_BIND(library, mosquitto_disconnect_callback_set); LEDRING_BIND(library, mosquitto_log_callback_set);
+    LEDRING_BIND(library, mosquitto_loop); LEDRING_BIND(library, mosquitto_message_callback_set);
+    LEDRING_BIND(library, mosquitto_new); LEDRING_BIND(library, mosquitto_publish);
+    LEDRING_BIND(library, mosquitto_reconnect_async); LEDRING_BIND(library, mosquitto_socket);
+    LEDRING_BIND(library, mosquitto_strerror); LEDRING_BIND(library, mosquitto_subscribe_callback_set);
+    LEDRING_BIND(library, mosquitto_subscribe_multiple); LEDRING_BIND(library, mosquitto_tls_set);
+    LEDRING_BIND(library, mosquitto_username_pw_set); LEDRING_BIND(library, mosquitto_will_set);
     p_mosquitto_lib_init();
-    load_result = 0;
+    return NULL;
 }
 
-int ledring_mosquitto_load(char *error, size_t size) {
-    pthread_once(&once, load);
-    if (load_result != 0 && error != NULL && size > 0) snprintf(error, size, "%s", load_error);
-    return load_result;
-}
+// The soname Debian's libmosquitto1 ships (/usr/lib/<triplet>/libmosquitto.so.1); the unversioned
+// name is the -dev package's symlink, for a library built from source.
+static const char *const sonames[] = { "libmosquitto.so.1", "libmosquitto.so" };
+static struct ledring_library library = LEDRING_LIBRARY(sonames, bind_all);
+
+int ledring_mosquitto_load(char *error, size_t size) { return ledring_library_load(&library, error, size); }
 
 // The forwarders. `fail` is what a call returns before the library is loaded.
 #define FORWARD(type, name, params, args, fail) \

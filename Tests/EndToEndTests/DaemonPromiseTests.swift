@@ -31,25 +31,28 @@ import Testing
         #expect(try daemon.client(["spin", "stand"]).status == 0)
         #expect(try daemon.client(["set", "move=0.5", "exercise=130%"]).status == 0)
         #expect(try daemon.client(["stop", "stand"]).status == 0)
-        let pid = daemon.process.pid
+        try Self.expectSettlesAndSleeps(daemon, "after the rings stood still")
+        #expect(daemon.process.isRunning)
+    }
 
-        // Settled: a whole second without a context switch (bounded: a daemon that wakes every
-        // second or faster never settles, and fails here).
-        var previous = DaemonPromiseTests.contextSwitches(of: pid)
+    /// The daemon settles (a whole second without a context switch; bounded: one that wakes
+    /// every second or faster never settles, and fails here), then does nothing at all for three
+    /// more seconds. `when` says in the failure what it was left with.
+    static func expectSettlesAndSleeps(_ daemon: DaemonProcess, _ when: String,
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pid = daemon.process.pid
+        var previous = contextSwitches(of: pid)
         let settled = daemon.waitUntil(timeout: 20) {
             usleep(1_000_000)
-            let now = DaemonPromiseTests.contextSwitches(of: pid)
+            let now = contextSwitches(of: pid)
             defer { previous = now }
             return now != nil && now == previous
         }
-        #expect(settled, "the daemon kept waking for 20 s after the rings stood still")
-
-        // Then three more seconds of nothing at all.
-        let before = try #require(DaemonPromiseTests.contextSwitches(of: pid))
+        #expect(settled, "the daemon kept waking for 20 s \(when)", sourceLocation: sourceLocation)
+        let before = try #require(contextSwitches(of: pid), sourceLocation: sourceLocation)
         usleep(3_000_000)
-        let after = try #require(DaemonPromiseTests.contextSwitches(of: pid))
-        #expect(after == before, "an idle daemon woke \(after - before) times in 3 s")
-        #expect(daemon.process.isRunning)
+        let after = try #require(contextSwitches(of: pid), sourceLocation: sourceLocation)
+        #expect(after == before, "an idle daemon woke \(after - before) times in 3 s \(when)", sourceLocation: sourceLocation)
     }
 
     @Test func framesNeverComeFasterThanTheWireCarriesThem() throws {

@@ -36,19 +36,7 @@ import Testing
         #expect(get.stdout.contains(#""look":"passed""#), "\(get.stdout)")
 
         // A look without an effect is still: the daemon settles and then never wakes.
-        let pid = daemon.process.pid
-        var previous = DaemonPromiseTests.contextSwitches(of: pid)
-        let settled = daemon.waitUntil(timeout: 20) {
-            usleep(1_000_000)
-            let now = DaemonPromiseTests.contextSwitches(of: pid)
-            defer { previous = now }
-            return now != nil && now == previous
-        }
-        #expect(settled, "the daemon kept waking with a still look")
-        let before = try #require(DaemonPromiseTests.contextSwitches(of: pid))
-        usleep(3_000_000)
-        let after = try #require(DaemonPromiseTests.contextSwitches(of: pid))
-        #expect(after == before, "an idle daemon with a look woke \(after - before) times in 3 s")
+        try DaemonPromiseTests.expectSettlesAndSleeps(daemon, "with a still look")
     }
 
     @Test func aPulseBreathesInTheFramesAndSurvivesARestart() throws {
