@@ -7,8 +7,8 @@ import Testing
 
 /// Whether CI (which installs chromium and mosquitto) runs this: there a missing tool fails the
 /// test instead of skipping it.
-private let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
-private let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", package: "mosquitto")) != nil
+let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
+let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", package: "mosquitto")) != nil
 
 /// End-to-end: `ledring run` with `http` and `mqtt` config sections on the APA102 dump driver;
 /// requests come over loopback HTTP, a real Mosquitto broker and headless Chromium, and the

@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import LEDRingNet
+import LEDRingNetTesting
+import RingRender
+import Testing
+
+/// Looks, notifications, ranges and timers over MQTT end to end: a real Mosquitto broker, the
+/// built `ledring run` with a config file holding rings, looks, the `mqtt` section and the APA102
+/// dump output, commands published to the daemon's topics, and the frames on the wire checked
+/// (as LookTests and NotifyTests do through the socket).
+@Suite(.serialized) struct MQTTDaemonTests {
+    /// The chain: move 0…23, exercise 24…39, co2 40…51 (a ranged ring in ppm, dark where unlit).
+    static func config(broker: MosquittoBroker, directory: String) -> String {
+        #"""
+        {"looks": {"failed": {"gradient": "#ff2020", "effect": "pulse", "period": 1},
+                   "passed": {"gradient": "#20ff60"},
+                   "amber": {"gradient": "#ffa020"}},
+         "rings": [{"name": "move", "leds": 24},
+                   {"name": "exercise", "leds": 16},
+                   {"name": "co2", "leds": 12, "range": [400, 2000], "track": "off", "highlight": 0, "shadow": 0}],
+         "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
+         "maxMilliamps": 100000,
+         "mqtt": {"host": "127.0.0.1", "port": \#(broker.port), "device": "e2e", "discovery": false,
+                  "reconnectMin": 1, "reconnectMax": 2, "keepalive": 5}}
+        """#
+    }
+
+    /// A daemon on `broker`, connected and subscribed (so what is published from now on arrives).
+    static func start(_ broker: MosquittoBroker) throws -> DaemonProcess {
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        try config(broker: broker, directory: directory).write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        guard daemon.waitUntil({ (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }) else {
+            daemon.cleanUp()
+            throw DaemonProcess.Failure(description: "not connected to the broker: \(daemon.stderr)")
+        }
+        return daemon
+    }
+
+    static func brightness(_ c: RGB8) -> Int { Int(c.r) + Int(c.g) + Int(c.b) }
+    static func isGreen(_ c: RGB8?) -> Bool { c.map { $0.g > 150 && $0.r < 80 && $0.b < 120 } ?? false }
+    static func isAmber(_ c: RGB8?) -> Bool { c.map { $0.r > 200 && $0.g > 80 && $0.g < 200 && $0.b < 80 } ?? false }
+    static func isBlue(_ c: RGB8?) -> Bool { c.map { $0.b > 100 && $0.r < 40 && $0.g < 40 } ?? false }
+    /// The LEDs of `range` in `frame` that are clearly lit (brighter than the dim track).
+    static func lit(_ frame: [RGB8]?, _ range: Range<Int>) -> Int? {
+        frame.map { f in f[range].filter { brightness($0) > 60 }.count }
+    }
+    static let move = 0..<24, exercise = 24..<40, co2 = 40..<52
+
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func looksOverMQTTRecolourTheFramesAndTheRetainedState() throws {
+        let broker = try MosquittoBroker()
+        let daemon = try Self.start(broker)
+        defer { daemon.cleanUp() }
+        func last() -> [RGB8]? { try? daemon.frames().last }
+
+        try broker.publish("ledring/e2e/move/set", "1")
+        #expect(daemon.waitUntil { Self.lit(last(), Self.move) == 24 }, "\(daemon.stderr)")
+        #expect(!Self.isGreen(last()?[5]), "green before any look: the check below would prove nothing")
+
+        // `failed` pulses: the red head breathes from bright to dim and back, frame after frame.
+        try broker.publish("ledring/e2e/move/look", "failed")
+        var reds: [Int] = []
+        let breathes = daemon.waitUntil(timeout: 15) {
+            reds = ((try? daemon.frames()) ?? []).suffix(30).map { Int($0[5].r) }
+            return reds.count == 30 && (reds.max() ?? 0) > 150 && (reds.min() ?? 255) * 2 < (reds.max() ?? 0)
+                && ((try? daemon.frames().last?[5]).map { $0.g < 80 } ?? false)
+        }
+        #expect(breathes, "the failed look did not pulse red: \(reds) \(daemon.stderr)")
+        #expect(eventually { (try? broker.retained("ledring/e2e/move/state"))?.contains(#""look":"failed""#) == true })
+
+        // `passed` turns every lit LED green, and the ring's retained state names it.
+        try broker.publish("ledring/e2e/move/look", "passed")
+        #expect(daemon.waitUntil { last().map { $0[Self.move].allSatisfy(Self.isGreen) } == true },
+                "not all green: \(String(describing: last()?[Self.move].map(\.hex)))")
+        #expect(try daemon.client(["get", "--json"]).stdout.contains(#""look":"passed""#))
+        var state: String?
+        #expect(eventually {
+            state = try? broker.retained("ledring/e2e/move/state")
+            return state?.contains(#""look":"passed""#) == true && state?.contains(#""percent":100"#) == true
+        }, "retained state: \(state ?? "none")")
+        #expect(try broker.retained("ledring/e2e/exercise/state")?.contains(#""look":"default""#) == true,
+                "the other rings keep their own look")
+
+        // An unknown look is refused and logged; nothing changes.
+        try broker.publish("ledring/e2e/move/look", "sparkly")
+        #expect(daemon.waitUntil(timeout: 10) { daemon.stderr.contains("ignored ledring/e2e/move/look") }, "\(daemon.stderr)")
+        #expect(try daemon.client(["get", "--json"]).stdout.contains(#""look":"passed""#))
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aRangedSetAndANotificationOverMQTTAndTheFrameBeforeComesBack() throws {
+        let broker = try MosquittoBroker()
+        let daemon = try Self.start(broker)
+        defer { daemon.cleanUp() }
+        func last() -> [RGB8]? { try? daemon.frames().last }
+
+        // co2 in its own units: 1200 ppm is (1200 − 400) / 1600 = half a lap, 6 of its 12 LEDs.
+        try broker.publish("ledring/e2e/co2/set", "1200")
+        #expect(daemon.waitUntil { (try? daemon.rings()["co2"]?.target) == 0.5 }, "\(daemon.stderr)")
+        #expect(daemon.waitUntil { Self.lit(last(), Self.co2) == 6 },
+                "co2 at 1200 ppm: \(String(describing: last()?[Self.co2].map(\.hex)))")
+        #expect(last().map { $0[Self.co2].prefix(6).allSatisfy { Self.brightness($0) > 60 } } == true, "the first half is lit")
+
+        try broker.publish("ledring/e2e/move/set", "0.4")
+        try broker.publish("ledring/e2e/exercise/set", "130%")
+        // A still look unlike exercise's own green, so a restore that forgot it shows in the frame.
+        try broker.publish("ledring/e2e/exercise/look", "amber")
+        #expect(daemon.waitUntil { (try? daemon.rings()["exercise"]?.target) == 1.3 && Self.isAmber(last()?[30]) },
+                "\(String(describing: last()?[Self.exercise].map(\.hex))) \(daemon.stderr)")
+        let before = try NotifyTests.settledFrame(daemon)
+        #expect(Self.lit(before, Self.move) == 10, "0.4 of 24 is 9.6: ten lit")
+
+        // Every ring blue and full for 1.5 s, then exactly the frame from before.
+        try broker.publish("ledring/e2e/notify", "color #0000ff value 1 for 1.5s")
+        let everyRing = [5, 30, 45, 51]
+        // Looked for in every frame sent so far, so a slow poll on a loaded box cannot miss it.
+        #expect(daemon.waitUntil(timeout: 10) {
+            ((try? daemon.frames()) ?? []).contains { f in everyRing.allSatisfy { Self.isBlue(f[$0]) } }
+        }, "the notification did not show on every ring: \(String(describing: last()?.map(\.hex))) \(daemon.stderr)")
+        #expect(daemon.waitUntil(timeout: 10) { last().map { f in !everyRing.contains { Self.isBlue(f[$0]) } } == true },
+                "the notification did not end")
+        let after = try NotifyTests.settledFrame(daemon)
+        let differing = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(after == before, "the frame after the notification differs from the one before at LEDs \(differing)")
+    }
+
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aTimerStartedOverMQTTDrainsTheRingAndGetShowsTimeLeft() throws {
+        let broker = try MosquittoBroker()
+        let daemon = try Self.start(broker)
+        defer { daemon.cleanUp() }
+        func last() -> [RGB8]? { try? daemon.frames().last }
+        func timerLeft() -> Double? {
+            guard let reply = try? daemon.client(["get", "--json"]).stdout,
+                  let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+                  let rings = object["rings"] as? [[String: Any]] else { return nil }
+            return rings.first { $0["name"] as? String == "exercise" }?["timerLeft"] as? Double
+        }
+
+        try broker.publish("ledring/e2e/exercise/timer", "5s then passed")
+        var left: Double?
+        #expect(daemon.waitUntil(timeout: 10) { left = timerLeft(); return left != nil }, "no timerLeft: \(daemon.stderr)")
+        #expect(left.map { $0 > 0 && $0 <= 5 } == true, "\(String(describing: left)) s left of a 5 s timer")
+        // Full at the start, then fewer lit LEDs as it drains: read from every frame sent, so a
+        // slow poll cannot miss the middle (bounded waits, not timing).
+        var lits: [Int] = []
+        let drained = daemon.waitUntil(timeout: 15) {
+            lits = ((try? daemon.frames()) ?? []).compactMap { Self.lit($0, Self.exercise) }
+            guard let full = lits.firstIndex(where: { $0 >= 14 }) else { return false }
+            return lits[full...].contains { $0 > 0 && $0 <= 10 }
+        }
+        #expect(drained, "the ring did not fill and then drain: \(lits)")
+        let fromFull = lits.drop { $0 < 14 }
+        #expect(zip(fromFull, fromFull.dropFirst()).allSatisfy { $1 <= $0 + 1 }, "lit LEDs rose while draining: \(lits)")
+        if let later = timerLeft(), let left { #expect(later < left, "time left went from \(left) to \(later)") }
+        // At the end: empty, in the `passed` look, no time left, and the retained state says so.
+        #expect(daemon.waitUntil(timeout: 10) { (try? daemon.client(["get", "--json"]).stdout.contains(#""look":"passed""#)) == true })
+        #expect(timerLeft() == nil)
+        #expect(daemon.waitUntil { Self.lit(last(), Self.exercise) == 0 })
+        #expect(eventually { (try? broker.retained("ledring/e2e/exercise/state"))?.contains(#""look":"passed""#) == true })
+    }
+}
