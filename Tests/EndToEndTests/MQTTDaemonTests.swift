@@ -117,7 +117,8 @@ import Testing
         #expect(Self.lit(before, Self.move) == 10, "0.4 of 24 is 9.6: ten lit")
 
         // Every ring blue and full for 1.5 s, then exactly the frame from before.
-        try broker.publish("ledring/e2e/notify", "color #0000ff value 1 for 1.5s")
+        // 100 % is a full lap on every ring; a bare 1 would be 1 ppm on co2, an empty ring.
+        try broker.publish("ledring/e2e/notify", "color #0000ff value 100% for 1.5s")
         let everyRing = [5, 30, 45, 51]
         // Looked for in every frame sent so far, so a slow poll on a loaded box cannot miss it.
         #expect(daemon.waitUntil(timeout: 10) {
