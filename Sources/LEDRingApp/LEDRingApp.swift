@@ -33,6 +33,8 @@ public enum LEDRingApp {
                 return try Daemon.run(Array(arguments.dropFirst())).rawValue
             case "set", "get", "reset", "spin", "stop", "brightness", "status", "look", "notify", "timer":
                 return try ClientCommand.run(arguments).rawValue
+            case "feed":
+                return try FeedCommand.run(Array(arguments.dropFirst())).rawValue
             case "help":
                 Terminal.write(Usage.text)
                 return ExitCode.ok.rawValue

@@ -17,6 +17,8 @@ enum Usage {
                         and the COLOUR AND POWER options (over the config file's)
       ledring set RING=VALUE… [--duration S] [--curve C]   send values to the running service
       ledring get | status | reset [--duration S] | spin RING… | stop [RING…] | brightness B
+      ledring look RING… NAME | notify … --for D | timer RING 25m [--then LOOK] [--notify …]
+      ledring feed RING [--range MIN:MAX]   a number per line on standard input becomes the value
                         (`ledring VERB --help` for one verb; --socket may come before the verb)
                             client commands take --socket PATH and --json (print the raw reply);
                             exit 0 done, 65 refused, 69 no service running

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import RingRender
 import Testing
+import LEDRingNetTesting
 
 /// End-to-end: `ledring run` on the APA102 dump driver with a temporary socket and state file,
 /// driven by the client commands and raw socket connections. Serialized, to go easy on a shared box.
@@ -279,6 +280,29 @@ import Testing
         }
         #expect(answered == count)
         #expect(try daemon.rings()["move"]?.target == Double((count - 1) % 100) / 100)
+    }
+
+    /// `ledring feed` follows a pipe: each number moves the ring, junk is said and changes
+    /// nothing, the end of input leaves the last value; a missing ring or daemon fails at once.
+    @Test func feedFollowsAPipe() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        let feed = try ChildProcess(LedringProcess.executable.path, ["feed", "move", "--range", "0:200", "--socket", daemon.socket],
+                                    stdin: .pipe)
+        feed.write("20\n")
+        #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.target) == 0.1 })
+        feed.write("junk\n150\n")
+        #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.target) == 0.75 })
+        feed.write("not a number\n")
+        feed.write("100")   // the last line needs no newline
+        let result = try feed.finish(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("skipped: move \"junk\": not a number") && result.stderr.contains("\"not a number\""), "\(result.stderr)")
+        #expect(try daemon.rings()["move"]?.target == 0.5)
+        let unknown = try LedringProcess.run(["feed", "nope", "--socket", daemon.socket])
+        #expect(unknown.status == 65 && unknown.stderr.contains("no ring called \"nope\""), "\(unknown.stderr)")
+        let absent = try LedringProcess.run(["feed", "move", "--socket", daemon.directory + "/absent.sock"])
+        #expect(absent.status == 69, "\(absent.stderr)")
     }
 
     @Test func standardInputTakesTheSameRequests() throws {

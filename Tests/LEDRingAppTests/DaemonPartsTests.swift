@@ -297,3 +297,27 @@ import Testing
         #expect(ReplyFormatter.text(object) == "move  80.0 % (target 80.0 %)\nstand spinning (target 45.0 %)\nbrightness 100.0 %\n")
     }
 }
+
+/// `ledring feed`'s options and how a line becomes a value (the loop is tested end to end).
+@Suite struct FeedCommandTests {
+    @Test func optionsAndLines() throws {
+        let plain = try FeedCommand.parse(["copy"])
+        #expect(plain == FeedCommand.Options(ring: "copy", range: nil, duration: 0.25, socket: nil))
+        #expect(try FeedCommand.update(" 0.5 ", plain) == .init(ring: "copy", value: 0.5))
+        #expect(try FeedCommand.update("80%", plain) == .init(ring: "copy", value: 0.8, percent: true))
+        #expect(try FeedCommand.update("", plain) == nil)
+        let ranged = try FeedCommand.parse(["copy", "--range", "0:1024", "--duration", "1s", "--socket", "/s"])
+        #expect(ranged.range == ValueRange(min: 0, max: 1024) && ranged.duration == 1 && ranged.socket == "/s")
+        #expect(try FeedCommand.update("512", ranged) == .init(ring: "copy", value: 0.5))
+        #expect(try FeedCommand.update("50%", ranged) == .init(ring: "copy", value: 0.5, percent: true), "a percentage is of a lap")
+        #expect(try FeedCommand.update("2048", ranged)?.value == 2, "past the range it laps")
+        for junk in ["abc", "1e999", "nan", "12 ppm"] {
+            #expect(throws: RequestError.self, "\(junk)") { try FeedCommand.update(junk, ranged) }
+        }
+        for bad in [[], ["a", "b"], ["a", "--range", "5:5"], ["a", "--range", "x:1"], ["a", "--range", "1"], ["a", "--bogus"],
+                    ["a", "--duration", "-1"]] {
+            #expect(throws: CommandError.self, "\(bad)") { try FeedCommand.parse(bad) }
+        }
+    }
+}
+

@@ -1,0 +1,140 @@
+import Glibc
+import LEDSystem
+import LEDJSON
+import LEDRingControl
+import RingRender
+
+/// `ledring feed RING [--range MIN:MAX] [--duration S] [--socket PATH]`: one number per line on
+/// standard input becomes the ring's value, so `pv -n`, a sensor script or any program that
+/// prints numbers drives a ring without speaking the socket protocol. Lines that come faster
+/// than the daemon takes them collapse into the latest; a line that is not a number is said (a
+/// few a minute) and changes nothing; the end of input leaves the last value shown.
+enum FeedCommand {
+    struct Options: Equatable {
+        var ring: String
+        /// The input's own scale (`--range 0:1024`), mapped onto one lap; nil: the value is sent
+        /// as `set` takes it (laps, a percentage, or the ring's own units when it has a range).
+        var range: ValueRange?
+        var duration = 0.25
+        var socket: String?
+    }
+
+    static let usage = "usage: ledring feed RING [--range MIN:MAX] [--duration S] [--socket PATH]   (numbers on standard input, one per line)"
+
+    static func parse(_ arguments: [String]) throws(CommandError) -> Options {
+        var reader = ArgumentReader(arguments)
+        var words: [String] = []
+        var range: ValueRange?
+        var duration: Double?
+        var socket: String?
+        while let (name, attached) = reader.next() {
+            func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
+            switch name {
+            case "--socket": socket = try value()
+            case "--duration":
+                let text = try value()
+                do throws(RequestError) { duration = try Request.duration(text) } catch { throw .usage(error.message) }
+            case "--range":
+                let text = try value()
+                let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, let min = Double(String(parts[0])), let max = Double(String(parts[1])),
+                      min.isFinite, max.isFinite, min < max else {
+                    throw .usage("feed --range \"\(text)\": write MIN:MAX with MIN below MAX, e.g. --range 0:100")
+                }
+                range = ValueRange(min: min, max: max)
+            case "-h", "--help": throw .usage(usage)
+            default:
+                if name.hasPrefix("--") { throw .usage("feed: unknown option \"\(name)\"; \(usage)") }
+                words.append(name)
+            }
+        }
+        guard words.count == 1 else { throw .usage("feed: name one ring, e.g. pv -n big.iso > /dev/null | ledring feed copy; \(usage)") }
+        return Options(ring: words[0], range: range, duration: duration ?? 0.25, socket: socket)
+    }
+
+    /// The ring's new value from one line of input, or why the line is skipped (nil: a blank line).
+    static func update(_ line: String, _ options: Options) throws(RequestError) -> Request.RingValueUpdate? {
+        let text = line.trimmingWhitespace()
+        guard !text.isEmpty else { return nil }
+        let update = try Request.update(text, ring: options.ring)
+        guard let range = options.range, !update.percent else { return update }
+        // Past MIN:MAX keeps lapping like any value, up to the 100 laps a ring takes.
+        return Request.RingValueUpdate(ring: options.ring, value: Swift.min(range.laps(update.value), Request.maxValue))
+    }
+
+    /// Fails at once, before any input, when no daemon listens (69) or it has no such ring (65).
+    static func checkRing(_ ring: String, socket path: String, system: any SystemCalls) throws(CommandError) {
+        let reply = try ClientCommand.exchange(Request.get.jsonLine, socket: path, system: system)
+        guard case .object(let object)? = try? JSONValue.parse(reply), case .array(let rings)? = object["rings"] else {
+            throw CommandError("the daemon on \(path) sent a reply that is not a ring list: \(reply.prefix(200))", code: .software)
+        }
+        var names: [String] = []
+        for item in rings {
+            if case .object(let entry) = item, case .string(let name)? = entry["name"] { names.append(name) }
+        }
+        guard names.contains(ring) else { throw CommandError(RequestError.unknownRing(ring, known: names).message, code: .dataError) }
+    }
+
+    /// Reads standard input to its end, sending each batch's latest value; exit 0 at the end.
+    static func run(_ arguments: [String], system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) throws(CommandError) -> ExitCode {
+        let options = try parse(arguments)
+        let path = DaemonPaths.clientSocket(option: options.socket, environment: ProcessEnvironment.current(),
+                                            uid: getuid(), exists: { access($0, F_OK) == 0 })
+        try checkRing(options.ring, socket: path, system: system)
+        var lines = LineBuffer()
+        var complaints = ComplaintLimiter(burst: 5, window: 60)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var delivered = false
+        var ended = false
+        while !ended {
+            var entry = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+            do {
+                _ = try system.poll(&entry, timeout: -1)
+            } catch {
+                throw CommandError("feed: waiting for standard input failed: \(error)", code: .ioError)
+            }
+            var events: [LineBuffer.Event] = []
+            switch system.readAvailable(0, into: &buffer) {
+            case .data(let n): events = lines.append(buffer[0..<n])
+            case .wouldBlock: continue
+            case .endOfFile:
+                events = lines.finish()
+                ended = true
+            case .failed(let error):
+                throw CommandError("feed: reading standard input failed: \(error)", code: .ioError)
+            }
+            // Everything read at once collapses into its last good value.
+            var latest: Request.RingValueUpdate?
+            for event in events {
+                do throws(RequestError) {
+                    switch event {
+                    case .line(let text): if let update = try update(text, options) { latest = update }
+                    case .tooLong: throw RequestError("a line longer than \(Request.maxLineBytes) bytes")
+                    }
+                } catch {
+                    for line in complaints.admit("ledring feed: skipped: \(error.message)", at: MonotonicClock.seconds()) {
+                        Terminal.error(line)
+                    }
+                }
+            }
+            guard let latest else { continue }
+            let request = Request.set(values: [latest], duration: options.duration, curve: .easeInOut)
+            do throws(CommandError) {
+                let reply = try ClientCommand.exchange(request.jsonLine, socket: path, system: system)
+                if !reply.hasPrefix("{\"ok\":true") {
+                    for line in complaints.admit("ledring feed: the daemon refused it: \(reply.prefix(300))", at: MonotonicClock.seconds()) {
+                        Terminal.error(line)
+                    }
+                }
+                delivered = true
+            } catch {
+                // No daemon at all is a mistake to stop at; one that restarts mid-stream is not.
+                guard delivered else { throw error }
+                for line in complaints.admit("ledring feed: \(error.message); the next value tries again", at: MonotonicClock.seconds()) {
+                    Terminal.error(line)
+                }
+            }
+        }
+        return .ok
+    }
+}
