@@ -1,3 +1,4 @@
+import LEDJSON
 import LEDRingControl
 import LEDRingControlTesting
 @testable import LEDRingNet
@@ -50,6 +51,49 @@ import Testing
         #expect(route(control, "/api/rings/move/timer", ##"{"duration":"2s","notify":{"color":"#0000ff","value":1,"for":"3s"}}"##)?.status == 200)
         control.advance(by: 2.5)
         #expect(Self.isBlue(control.snapshot().ring(named: "move")?.leds[5]))
+    }
+
+    /// GET /api/state parsed, and the event stream's `data:` line for the same moment.
+    func state(_ control: RecordingRingControl) throws -> (state: JSONValue, event: JSONValue) {
+        guard case .response(let r) = HTTPRouter(control: control, token: nil)
+            .route(HTTPRequest(method: "GET", path: "/api/state", authorization: nil, body: [], headers: [:])) else {
+            Issue.record("GET /api/state did not answer")
+            return (.null, .null)
+        }
+        #expect(r.status == 200)
+        let event = String(decoding: EventStream.event(control.snapshot()), as: UTF8.self)
+        let data = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") }).dropFirst(6)
+        return (try JSONValue.parse(r.body), try JSONValue.parse(String(data)))
+    }
+
+    @Test func stateCarriesTimersLooksAndTheirNames() throws {
+        let control = try Self.control()
+        #expect(route(control, "/api/rings/exercise/timer", #"{"duration":"10m","then":"passed"}"#)?.status == 200)
+        #expect(route(control, "/api/rings/stand/timer", #"{"duration":"90","up":true}"#)?.status == 200)
+        #expect(route(control, "/api/rings/move/look", "failed")?.status == 200)
+        control.advance(by: 12.34)
+        for json in [try state(control).state, try state(control).event] {
+            #expect(json["looks"] == .array([.string("failed"), .string("passed")]))
+            let rings = try #require(json["rings"]?.items)
+            #expect(rings[0]["look"] == .string("failed"))
+            #expect(rings[0]["timer"] == nil, "a ring without a timer has no timer key")
+            #expect(rings[1]["look"] == nil, "a ring in its own picture has no look key")
+            #expect(rings[1]["timer"] == .object([("duration", .number(600)), ("left", .number(587.7)), ("paused", .bool(false)),
+                                                  ("then", .string("passed")), ("up", .bool(false))]))
+            #expect(rings[2]["timer"] == .object([("duration", .number(90)), ("left", .number(77.7)), ("paused", .bool(false)),
+                                                  ("up", .bool(true))]))
+        }
+        // Paused, the time left stays where it was however long it waits.
+        #expect(route(control, "/api/rings/exercise/timer", #"{"action":"pause"}"#)?.status == 200)
+        control.advance(by: 100)
+        let paused = try #require(try state(control).state["rings"]?.items?[1]["timer"])
+        #expect(paused["paused"] == .bool(true))
+        #expect(paused["left"] == .number(587.7))
+        #expect(route(control, "/api/rings/exercise/timer", #"{"action":"resume"}"#)?.status == 200)
+        control.advance(by: 7.7)
+        #expect(try state(control).state["rings"]?.items?[1]["timer"]?["left"] == .number(580))
+        #expect(route(control, "/api/rings/exercise/timer", #"{"action":"cancel"}"#)?.status == 200)
+        #expect(try state(control).state["rings"]?.items?[1]["timer"] == nil)
     }
 
     @Test(.enabled(if: MQTTBridge.isAvailable)) func mqttTopics() throws {

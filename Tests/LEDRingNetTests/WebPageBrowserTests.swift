@@ -62,6 +62,87 @@ struct WebPageBrowserTests {
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
     }
 
+    /// With looks in the config: the look picker switches a ring's look; the timer field starts a
+    /// timer the page counts down (between snapshots too), Pause holds it and Cancel removes it.
+    @Test func lookPickerAndTimerDriveTheRings() throws {
+        var settings = HTTPSettings()
+        settings.port = 0
+        let control = try LookNotifyTimerNetTests.control()
+        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
+        try server.start()
+        defer { server.stop() }
+        let browser = try HeadlessChromium()
+        try browser.open("http://127.0.0.1:\(server.port)/")
+        func text(_ js: String) -> String? { (try? browser.evaluate(js)) as? String }
+        func left(_ ring: String) -> String? { text("document.querySelector('.more[data-ring=\(ring)] output.left').textContent") }
+
+        // A picker per ring: default and the config's looks, showing the ring's look.
+        #expect(eventually { text("Array.from(document.querySelectorAll('select.look')).map(s => s.getAttribute('aria-label')).join()")
+                    == "move look,exercise look,stand look" })
+        #expect(text("Array.from(document.querySelectorAll('.more[data-ring=move] select option')).map(o => o.value).join()")
+                    == "default,failed,passed")
+        try control.submit(.look(rings: ["stand"], name: "failed"))
+        #expect(eventually { text("document.querySelector('.more[data-ring=stand] select').value") == "failed" })
+        #expect(text("document.querySelector('.more[data-ring=move] select').value") == "default")
+
+        // Choosing a look in the page changes that ring's look, and only that ring's.
+        try browser.evaluate("""
+            (() => { const s = document.querySelector('.more[data-ring=exercise] select'); s.value = "passed";
+                     s.dispatchEvent(new Event('change', { bubbles: true })); return true; })()
+            """)
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.look == "passed" })
+        #expect(control.commands.last == .look(rings: ["exercise"], name: "passed"))
+        #expect(control.snapshot().ring(named: "move")?.look == nil)
+
+        // Start timers from the fields, as a user would: type, tick "count up", press Start.
+        func start(_ ring: String, _ duration: String, up: Bool) throws {
+            try browser.evaluate("""
+                (() => { const f = document.querySelector('.more[data-ring=\(ring)] form');
+                         f.querySelector('input.duration').value = "\(duration)";
+                         f.querySelector('input.up').checked = \(up);
+                         f.querySelector('button.start').click(); return true; })()
+                """)
+        }
+        #expect(text("document.querySelector('.more[data-ring=exercise] button.cancel').hidden ? 'hidden' : 'shown'") == "hidden")
+        try start("exercise", "25m", up: false)
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.timer != nil })
+        let timer = try #require(control.snapshot().ring(named: "exercise")?.timer)
+        #expect(abs(timer.left - 1500) < 0.5 && timer.duration == 1500 && !timer.up && !timer.paused)
+        #expect(eventually { left("exercise").map { ["25:00", "24:59", "24:58"].contains($0) } ?? false })
+        try start("move", "1h30m", up: true)
+        #expect(eventually { control.snapshot().ring(named: "move")?.timer?.up == true })
+        #expect(eventually { left("move")?.hasPrefix("1:29:") == true || left("move") == "1:30:00" })
+        #expect(text("document.querySelector('.more[data-ring=exercise] button.cancel').hidden ? 'hidden' : 'shown'") == "shown")
+
+        // The page counts down on its own between snapshots.
+        let snapshots = text("document.body.getAttribute('data-snapshots')")
+        let shown = left("exercise")
+        #expect(eventually { left("exercise") != shown })
+        #expect(text("document.body.getAttribute('data-snapshots')") == snapshots, "no snapshot came in between")
+        // A snapshot sets it again: a minute on (the control's clock), about 24:00 left.
+        control.advance(by: 60)
+        #expect(eventually { left("exercise").map { $0.hasPrefix("23:5") || $0.hasPrefix("23:4") || $0 == "24:00" } ?? false })
+
+        // Pause holds it, shown as paused; Cancel removes it.
+        try browser.evaluate("document.querySelector('.more[data-ring=exercise] button.pause').click(); true")
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.timer?.paused == true })
+        #expect(eventually { left("exercise") == "24:00 paused" })
+        #expect(text("document.querySelector('.more[data-ring=exercise] button.pause').hidden ? 'hidden' : 'shown'") == "hidden")
+        try browser.evaluate("document.querySelector('.more[data-ring=exercise] button.cancel').click(); true")
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.timer == nil })
+        #expect(control.commands.last == .timer(ring: "exercise", .cancel))
+        #expect(eventually { left("exercise") == "" })
+        try browser.evaluate("document.querySelector('.more[data-ring=move] button.cancel').click(); true")
+        #expect(eventually { left("move") == "" })
+        #expect(text("String(tick)") == "null", "no countdown runs while no timer does")
+
+        // A duration the API refuses shows its error.
+        try start("stand", "soon", up: false)
+        #expect(eventually { text("document.getElementById('status').className") == "error" })
+        #expect(text("document.getElementById('status').textContent")?.hasPrefix(#"timer "soon": not a duration"#) == true)
+        #expect(control.snapshot().ring(named: "stand")?.timer == nil)
+    }
+
     /// A page on another origin (the same server named `localhost`, another origin than
     /// `127.0.0.1` to the browser) tries what a malicious site would: simple no-cors POSTs, a
     /// JSON POST that needs a preflight. None changes anything; the page's

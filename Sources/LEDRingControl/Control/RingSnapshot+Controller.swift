@@ -13,7 +13,10 @@ extension RingSnapshot {
                               spinning: state.spinningSince != nil,
                               leds: index < colours.count ? colours[index] : []))
         }
-        for i in rings.indices { rings[i].look = controller.look(of: i) }
+        for i in rings.indices {
+            rings[i].look = controller.look(of: i)
+            if i < controller.timers.count, let timer = controller.timers[i] { rings[i].timer = Timer(timer, at: t) }
+        }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
         looks = controller.looks.map { $0.name }
     }

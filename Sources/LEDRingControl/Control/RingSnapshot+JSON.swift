@@ -1,22 +1,26 @@
 import LEDJSON
 
 extension RingSnapshot {
-    /// The snapshot as JSON, keys sorted (what `/api/state`, SSE and MQTT send).
+    /// The snapshot as JSON, keys sorted (what `/api/state` and SSE send): `looks` only when the
+    /// config has looks, a ring's `look` only while it shows one, its `timer` only while it has one.
     public var json: JSONValue {
-        .object([
-            ("brightness", .number(brightness)),
-            ("power", .bool(power)),
-            ("rings", .array(rings.map { ring in
-                JSONValue.object([
-                    ("display", .array(ring.display.map(JSONValue.string))),
-                    ("leds", .array(ring.leds.map(JSONValue.string))),
-                    ("name", .string(ring.name)),
-                    ("spinning", .bool(ring.spinning)),
-                    ("target", .number(ring.target)),
-                    ("value", .number(ring.value)),
-                ])
-            })),
-        ])
+        var top: [(String, JSONValue)] = [("brightness", .number(brightness))]
+        if !looks.isEmpty { top.append(("looks", .array(looks.map(JSONValue.string)))) }
+        top.append(("power", .bool(power)))
+        top.append(("rings", .array(rings.map { ring in
+            var members: [(String, JSONValue)] = [
+                ("display", .array(ring.display.map(JSONValue.string))),
+                ("leds", .array(ring.leds.map(JSONValue.string))),
+            ]
+            if let look = ring.look { members.append(("look", .string(look))) }
+            members.append(("name", .string(ring.name)))
+            members.append(("spinning", .bool(ring.spinning)))
+            members.append(("target", .number(ring.target)))
+            if let timer = ring.timer { members.append(("timer", timer.json)) }
+            members.append(("value", .number(ring.value)))
+            return JSONValue.object(members)
+        })))
+        return .object(top)
     }
 
     /// The snapshot as compact JSON bytes.
@@ -30,23 +34,47 @@ extension RingSnapshot {
             guard let value else { throw JSONProblem(path: path, message: "must be \(what)") }
             return value
         }
-        func strings(_ value: JSONValue?, _ path: String) throws(JSONProblem) -> [String] {
-            let items = try need(value?.items, path, "a list of colours")
+        func strings(_ value: JSONValue?, _ path: String, _ what: String = "a list of colours") throws(JSONProblem) -> [String] {
+            let items = try need(value?.items, path, what)
             var out: [String] = []
-            for item in items { out.append(try need(item.string, path, "a list of colours")) }
+            for item in items { out.append(try need(item.string, path, what)) }
             return out
         }
         var rings: [Ring] = []
         for (i, ring) in try need(json["rings"]?.items, "rings", "a list").enumerated() {
             let path = "rings[\(i)]"
-            rings.append(Ring(name: try need(ring["name"]?.string, path + ".name", "a string"),
-                              value: try need(ring["value"]?.number, path + ".value", "a number"),
-                              target: try need(ring["target"]?.number, path + ".target", "a number"),
-                              spinning: try need(ring["spinning"]?.bool, path + ".spinning", "true or false"),
-                              leds: try strings(ring["leds"], path + ".leds"),
-                              display: try strings(ring["display"], path + ".display")))
+            var entry = Ring(name: try need(ring["name"]?.string, path + ".name", "a string"),
+                             value: try need(ring["value"]?.number, path + ".value", "a number"),
+                             target: try need(ring["target"]?.number, path + ".target", "a number"),
+                             spinning: try need(ring["spinning"]?.bool, path + ".spinning", "true or false"),
+                             leds: try strings(ring["leds"], path + ".leds"),
+                             display: try strings(ring["display"], path + ".display"))
+            if let look = ring["look"] { entry.look = try need(look.string, path + ".look", "a string") }
+            if let timer = ring["timer"] {
+                let at = path + ".timer"
+                var then: String? = nil
+                if let name = timer["then"] { then = try need(name.string, at + ".then", "a string") }
+                entry.timer = Timer(left: try need(timer["left"]?.number, at + ".left", "a number"),
+                                    duration: try need(timer["duration"]?.number, at + ".duration", "a number"),
+                                    paused: try need(timer["paused"]?.bool, at + ".paused", "true or false"),
+                                    up: try need(timer["up"]?.bool, at + ".up", "true or false"), then: then)
+            }
+            rings.append(entry)
         }
         self.init(rings: rings, brightness: try need(json["brightness"]?.number, "brightness", "a number"),
                   power: try need(json["power"]?.bool, "power", "true or false"))
+        if let names = json["looks"] { looks = try strings(names, "looks", "a list of names") }
+    }
+}
+
+extension RingSnapshot.Timer {
+    /// `{"duration":600,"left":412.3,"paused":false,"then":"done","up":false}`: seconds left rounded
+    /// to 0.1 (as the socket's `timerLeft`), `then` only when set.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("duration", .number(duration)), ("left", .number((left * 10).rounded() / 10)),
+                                              ("paused", .bool(paused))]
+        if let then { members.append(("then", .string(then))) }
+        members.append(("up", .bool(up)))
+        return .object(members)
     }
 }

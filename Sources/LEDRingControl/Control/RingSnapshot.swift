@@ -17,6 +17,8 @@ public struct RingSnapshot: Equatable, Sendable {
         public var leds: [String]
         /// The look it shows (nil: its own picture).
         public var look: String? = nil
+        /// Its timer, if it has one.
+        public var timer: Timer? = nil
         /// The same LEDs as a screen shows their light (`SRGB.display` of each drive level), in
         /// the same order: what a picture of the ring paints.
         public var display: [String]
@@ -30,6 +32,35 @@ public struct RingSnapshot: Equatable, Sendable {
             self.spinning = spinning
             self.leds = leds
             self.display = display ?? leds.map { RGB8(hex: $0).map { SRGB.display($0).hex } ?? $0 }
+        }
+    }
+
+    /// A ring's timer as the snapshot's time sees it.
+    public struct Timer: Equatable, Sendable {
+        /// Seconds left.
+        public var left: Double
+        /// How long it runs in all, seconds.
+        public var duration: Double
+        /// Whether it is paused (`left` then stays put).
+        public var paused: Bool
+        /// Whether the ring fills instead of draining.
+        public var up: Bool
+        /// The look it switches to at the end, if any.
+        public var then: String?
+
+        /// A timer entry.
+        public init(left: Double, duration: Double, paused: Bool = false, up: Bool = false, then: String? = nil) {
+            self.left = left
+            self.duration = duration
+            self.paused = paused
+            self.up = up
+            self.then = then
+        }
+
+        /// `timer` as it stands at `t`.
+        public init(_ timer: RingTimer, at t: Double) {
+            self.init(left: timer.remaining(at: t), duration: timer.duration, paused: timer.pausedAt != nil,
+                      up: timer.up, then: timer.then)
         }
     }
 

@@ -1,4 +1,5 @@
-/// The live page: the rings drawn as the LEDs show them, a slider per ring and "Reset all".
+/// The live page: the rings drawn as the LEDs show them; per ring a slider, a look picker (with
+/// looks configured) and a timer; "Reset all".
 ///
 /// One compiled-in string with inline CSS and script and no external assets, so it works offline
 /// on a Pi and the server never reads files from disk (no path can reach the file system).
@@ -32,6 +33,12 @@ public enum WebPage {
       .ring output { text-align: right; font-variant-numeric: tabular-nums; }
       input[type=range] { width: 100%; }
       button { margin: 1rem 0 2rem; padding: .5rem 1.2rem; font-size: 1rem; border-radius: .5rem; border: 1px solid #555; background: #222; color: #eee; }
+      .more { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: 0 0 .8rem 6.5rem; font-size: .85rem; }
+      .more form { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: 0; }
+      .more button { margin: 0; padding: .2rem .6rem; font-size: .85rem; border-radius: .3rem; }
+      .more select, .more input[type=text] { background: #222; color: #eee; border: 1px solid #555; border-radius: .3rem; padding: .15rem .3rem; font-size: .85rem; }
+      .more input[type=text] { width: 4.5rem; }
+      .more output { font-variant-numeric: tabular-nums; min-width: 3.5rem; }
     </style>
     </head>
     <body>
@@ -50,6 +57,32 @@ public enum WebPage {
     const NS = "http://www.w3.org/2000/svg";
     let shape = "";          // ring names and LED counts the drawing was built for
     const touched = {};      // ring -> time a slider was last moved here (the stream must not undo a drag)
+    const picked = {};       // ring -> time a look was last chosen here (likewise for the look picker)
+    const timers = {};       // ring -> { left, paused, at }: its timer as the last snapshot had it, `at` when it came
+    let tick = null;         // the countdown's next repaint; set only while a timer runs
+
+    // 75 -> "1:15", 3725 -> "1:02:05" (whole seconds, rounded up, as `ledring get` shows them).
+    function clock(seconds) {
+      const s = Math.max(0, Math.ceil(seconds - 1e-9));
+      const two = n => String(n).padStart(2, "0");
+      return s >= 3600 ? Math.floor(s / 3600) + ":" + two(Math.floor(s / 60) % 60) + ":" + two(s % 60)
+                       : Math.floor(s / 60) + ":" + two(s % 60);
+    }
+
+    // Repaints each ring's time left, counting down from the last snapshot, and schedules the
+    // next repaint for when the first running timer's shown second changes; none while none runs.
+    function countdown() {
+      if (tick !== null) { clearTimeout(tick); tick = null; }
+      let next = Infinity;
+      for (const name in timers) {
+        const t = timers[name];
+        const left = t.paused ? t.left : Math.max(0, t.left - (performance.now() - t.at) / 1000);
+        const row = controls.querySelector('.more[data-ring="' + CSS.escape(name) + '"]');
+        if (row) row.querySelector("output.left").textContent = clock(left) + (t.paused ? " paused" : "");
+        if (!t.paused && left > 0) next = Math.min(next, left - Math.ceil(left - 1e-9) + 1);
+      }
+      if (next !== Infinity) tick = setTimeout(countdown, Math.max(20, next * 1000 + 5));
+    }
 
     function say(text, error) { statusLine.textContent = text; statusLine.className = error ? "error" : ""; }
 
@@ -105,11 +138,57 @@ public enum WebPage {
           pending = Number(slider.value); send();
         });
         controls.appendChild(row);
+        controls.appendChild(extras(ring.name, snapshot.looks || []));
       });
     }
 
+    // The look picker (only with looks configured) and the timer of one ring.
+    function extras(name, looks) {
+      const api = "/api/rings/" + encodeURIComponent(name);
+      const more = document.createElement("div");
+      more.className = "more";
+      more.setAttribute("data-ring", name);
+      if (looks.length) {
+        const label = document.createElement("label");
+        label.textContent = "look ";
+        const select = document.createElement("select");
+        select.className = "look";
+        select.setAttribute("aria-label", name + " look");
+        for (const look of ["default"].concat(looks)) {
+          const option = document.createElement("option");
+          option.value = option.textContent = look;
+          select.appendChild(option);
+        }
+        select.addEventListener("change", () => { picked[name] = Date.now(); post(api + "/look", { look: select.value }); });
+        label.appendChild(select);
+        more.appendChild(label);
+      }
+      const form = document.createElement("form");
+      form.className = "timer";
+      form.innerHTML = '<label>timer <input type="text" class="duration" placeholder="25m" inputmode="text" autocomplete="off"></label>'
+        + '<label><input type="checkbox" class="up"> count up</label><button type="submit" class="start">Start</button>'
+        + '<output class="left" aria-live="off"></output><button type="button" class="pause" hidden>Pause</button>'
+        + '<button type="button" class="resume" hidden>Resume</button><button type="button" class="cancel" hidden>Cancel</button>';
+      const duration = form.querySelector("input.duration");
+      duration.setAttribute("aria-label", name + " timer duration, e.g. 90, 1.5s, 25m or 1h30m");
+      form.querySelector("input.up").setAttribute("aria-label", name + " timer counts up");
+      form.addEventListener("submit", e => {
+        e.preventDefault();
+        const text = duration.value.trim();
+        if (!text) { say("give the timer a duration, e.g. 25m", true); duration.focus(); return; }
+        post(api + "/timer", { duration: text, up: form.querySelector("input.up").checked });
+      });
+      for (const action of ["pause", "resume", "cancel"]) {
+        const button = form.querySelector("button." + action);
+        button.setAttribute("aria-label", action + " the " + name + " timer");
+        button.addEventListener("click", () => post(api + "/timer", { action }));
+      }
+      more.appendChild(form);
+      return more;
+    }
+
     function draw(snapshot) {
-      const now = snapshot.rings.map(r => r.name + ":" + r.leds.length).join(",");
+      const now = snapshot.rings.map(r => r.name + ":" + r.leds.length).join(",") + "|" + (snapshot.looks || []).join(",");
       if (now !== shape) { build(snapshot); shape = now; }
       snapshot.rings.forEach(ring => {
         const dots = svg.querySelectorAll('g[data-ring="' + ring.name + '"] circle');
@@ -120,7 +199,18 @@ public enum WebPage {
         const output = slider.parentElement.querySelector("output");
         output.textContent = ring.spinning ? "spin" : Math.round(ring.value * 100) + " %";
         if (!(Date.now() - (touched[ring.name] || 0) < 1500)) slider.value = Math.round(ring.target * 100);
+        const more = controls.querySelector('.more[data-ring="' + CSS.escape(ring.name) + '"]');
+        const select = more.querySelector("select.look");
+        if (select && !(Date.now() - (picked[ring.name] || 0) < 1500)) select.value = ring.look || "default";
+        const timer = ring.timer;
+        if (timer) timers[ring.name] = { left: timer.left, paused: timer.paused, at: performance.now() };
+        else { delete timers[ring.name]; more.querySelector("output.left").textContent = ""; }
+        more.querySelector("button.pause").hidden = !timer || timer.paused;
+        more.querySelector("button.resume").hidden = !timer || !timer.paused;
+        more.querySelector("button.cancel").hidden = !timer;
       });
+      for (const name in timers) if (!snapshot.rings.some(r => r.name === name)) delete timers[name];
+      countdown();
       document.body.setAttribute("data-snapshots", String(Number(document.body.getAttribute("data-snapshots") || 0) + 1));
     }
 
