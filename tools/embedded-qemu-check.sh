@@ -6,7 +6,8 @@
 # For each: a corpus of `--simulate --format json` runs and `--dump-wire` frames must be
 # byte-identical to the normal build's; then `ledring run` (simulated output) with a socket:
 # `set`, `get` and `status` answered, SIGTERM ends it with a blank frame, and a restart on the same
-# state file shows the values again.
+# state file shows the values again; and on a config with looks, a ranged ring and zones,
+# `look`, `notify` and `timer` are taken and show in `get`.
 #
 # Needs: qemu-user-static; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
 # and the embedded binaries (.build/embedded/<arch>/ledring).
@@ -138,5 +139,32 @@ for arch in "${arches[@]}"; do
     wait "$daemon" || fail "$arch: the restarted ledring run exited $? on SIGTERM"
     daemon=""
 
-    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored ($(( $(date +%s) - start )) s)"
+    # Issue 16's verbs on a config with looks, a ranged ring and zones: look, notify, timer.
+    cat > "$dir/looks.json" <<'JSON'
+{"rings": [{"name": "move", "leds": 24}, {"name": "co2", "leds": 12, "range": [400, 2000],
+            "zones": [{"upTo": 800, "gradient": "#20ff60"}, {"gradient": "#ff2020"}]}],
+ "looks": {"passed": {"gradient": "#20ff60"}, "failed": {"gradient": "#ff2020", "effect": "pulse"}}}
+JSON
+    rm -f "$sock"
+    # shellcheck disable=SC2086
+    $prefix "$binary" run --simulate --format json --config "$dir/looks.json" --socket "$sock" --state "$dir/looks-state.json" \
+        > "$dir/frames3" 2> "$dir/log3" &
+    daemon=$!
+    wait_for "$sock" || fail "$arch: ledring run with looks made no socket: $(cat "$dir/log3")"
+    # shellcheck disable=SC2086
+    { $prefix "$binary" set --socket "$sock" co2=1200 && $prefix "$binary" look --socket "$sock" move failed \
+        && $prefix "$binary" notify --socket "$sock" co2 --color '#0000ff' --for 30s \
+        && $prefix "$binary" timer --socket "$sock" move 10m --then passed; } > "$dir/verbs" 2>&1 \
+        || fail "$arch: look/notify/timer failed: $(cat "$dir/verbs")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" get --socket "$sock" --json > "$dir/get3" || fail "$arch: get with looks failed"
+    grep -q '"name":"co2","shown":0.5,"target":0.5' "$dir/get3" && grep -q '"look":"failed"' "$dir/get3" \
+        && grep -q '"timerLeft":' "$dir/get3" || fail "$arch: with looks get says $(cat "$dir/get3")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" look --socket "$sock" move sparkly > /dev/null 2>&1 && fail "$arch: an unknown look was accepted"
+    kill -TERM "$daemon"
+    wait "$daemon" || fail "$arch: ledring run with looks exited $? on SIGTERM: $(cat "$dir/log3")"
+    daemon=""
+
+    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer ($(( $(date +%s) - start )) s)"
 done
