@@ -141,13 +141,17 @@ import LEDRingNetTesting
                                         "--max-milliamps", "200"], directory: directory)
         defer { daemon.cleanUp() }
         #expect(try daemon.client(["set", "move=1", "exercise=1", "stand=1"]).status == 0)
-        #expect(daemon.waitUntil { (try? daemon.rings()["stand"]?.shown) == 1 })
-        let status = try daemon.client(["status", "--json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        // The values change at once; the status describes the last frame sent, which follows a
+        // moment later (bounded: a limiter that never scales fails here).
+        func status() -> [String: Any]? {
+            guard let reply = try? daemon.client(["status", "--json"]) else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(reply.stdout.utf8))) as? [String: Any]
+        }
+        #expect(daemon.waitUntil { (status()?["limitScale"] as? Double ?? 1) < 1 }, "\(String(describing: status()))")
+        let object = try #require(status())
         let estimate = try #require(object["estimatedMilliamps"] as? Double)
         #expect(estimate > 0 && estimate <= 200)
         #expect(object["maxMilliamps"] as? Int == 200)
-        #expect((object["limitScale"] as? Double ?? 1) < 1)
         // The last frame on the wire, decoded, is within the budget by the chip's own model.
         let frame = try #require(try daemon.frames().last)
         var limiter = CurrentLimiter(model: .apa102, maxMilliamps: 200)
