@@ -309,6 +309,31 @@ import LEDRingNetTesting
         #expect(absent.status == 69, "\(absent.stderr)")
     }
 
+    /// A file source feeds its ring; a file that goes away turns the ring stale (the spinner)
+    /// and its return brings the value back.
+    @Test func aFileSourceFeedsARingAndGoesStale() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let file = directory + "/level"
+        try "25\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let config = directory + "/config.json"
+        try """
+        {"rings": [{"name": "tank", "leds": 16}],
+         "sources": [{"ring": "tank", "file": "\(file)", "every": 0.2, "range": [0, 100], "stale": 1.5}],
+         "output": {"driver": "apa102-spi", "dumpWire": "\(directory)/wire.bin"}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? daemon.rings()["tank"]?.target) == 0.25 }, "\(daemon.stderr)")
+        try "level: 75 %".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(daemon.waitUntil { (try? daemon.rings()["tank"]?.target) == 0.75 }, "\(daemon.stderr)")
+        try FileManager.default.removeItem(atPath: file)
+        #expect(daemon.waitUntil { (try? daemon.rings()["tank"]?.spinning) == true }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("source \(file) (ring tank): cannot read it"))
+        #expect(daemon.stderr.contains("ring tank shows the spinner until one comes"))
+        try "60".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(daemon.waitUntil { (try? daemon.rings()["tank"]).map { !$0.spinning && $0.target == 0.6 } == true }, "\(daemon.stderr)")
+    }
+
     @Test func standardInputTakesTheSameRequests() throws {
         let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "WIRE", "--stdin"].map {
             $0 == "WIRE" ? "/dev/null" : $0

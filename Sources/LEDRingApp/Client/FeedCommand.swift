@@ -56,10 +56,7 @@ enum FeedCommand {
     static func update(_ line: String, _ options: Options) throws(RequestError) -> Request.RingValueUpdate? {
         let text = line.trimmingWhitespace()
         guard !text.isEmpty else { return nil }
-        let update = try Request.update(text, ring: options.ring)
-        guard let range = options.range, !update.percent else { return update }
-        // Past MIN:MAX keeps lapping like any value, up to the 100 laps a ring takes.
-        return Request.RingValueUpdate(ring: options.ring, value: Swift.min(range.laps(update.value), Request.maxValue))
+        return try InputScale.update(text, ring: options.ring, range: options.range)
     }
 
     /// Fails at once, before any input, when no daemon listens (69) or it has no such ring (65).

@@ -32,10 +32,12 @@ struct DaemonConfig: Sendable {
     var mqtt: MQTTSettings?
     /// The HTTP API and live page; nil (no `http` section) leaves them off.
     var http: HTTPSettings?
+    /// Where rings' values come from by themselves (files read every so often).
+    var sources: [SourceConfig] = []
 
     /// Keys the top-level object may have.
     static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "gpio",
-                       "socket", "state", "mqtt", "http", "looks"]
+                       "socket", "state", "mqtt", "http", "looks", "sources"]
 
     /// The three activity rings with every other setting at its default.
     static func defaults() throws(ConfigError) -> DaemonConfig {
@@ -195,6 +197,10 @@ struct DaemonConfig: Sendable {
         }
         if let value = members["http"] {
             config.http = HTTPSettings.read(value, at: "http", into: &reader)
+        }
+        if let value = members["sources"] {
+            config.sources = SourceConfig.readAll(value, at: "sources", ringNames: ringNames,
+                                                  looks: layout.looks.map { $0.name }, into: &reader)
         }
         self = config
     }

@@ -16,6 +16,11 @@ extension Daemon {
                 needsFrame = true
                 stateDirty = true
             }
+            for request in sources.due(at: now, read: { path throws(BoundedFile.Problem) in
+                try BoundedFile.read(path, limit: SourcePoller.maxBytes, system: system)
+            }, log: { Log.info($0) }) {
+                apply(request, at: now)
+            }
             if schedule.frameDue(at: now) { renderFrame(at: now) }
             if let line = persistence.saveIfDue(at: now, { controller.saved(wallOffset: WallClock.seconds() - now) }) { Log.info(line) }
             server.closeIdleClients(at: now)
@@ -78,7 +83,8 @@ extension Daemon {
             if wait >= 0 { inputsAt = now + Double(wait) / 1e9 }
         }
         return schedule.pollTimeout(now: now, save: persistence.deadline, retry: output.retryAt,
-                                    idleClient: server.nextIdleDeadline, inputs: inputsAt, notice: controller.nextNoticeEnd)
+                                    idleClient: server.nextIdleDeadline, inputs: inputsAt, notice: controller.nextNoticeEnd,
+                                    source: sources.nextDeadline)
     }
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
@@ -180,6 +186,7 @@ extension Daemon {
         session.brightness = controller.brightness
         let ringsChanged = next.layout.rings.map { $0.name } != config.layout.rings.map { $0.name }
         config = next
+        sources = sources.carried(to: next.sources, now: now)
         needsFrame = true
         stateDirty = true
         network.updateRings(next.layout)

@@ -43,6 +43,8 @@ final class Daemon {
     let started: Double
     /// When frames are due.
     var schedule: DaemonSchedule
+    /// The config's file sources and when each is due.
+    var sources: SourcePoller
     /// Whether another frame is wanted.
     var needsFrame: Bool {
         get { schedule.needsFrame }
@@ -106,6 +108,7 @@ final class Daemon {
         let now = MonotonicClock.seconds()
         started = now
         schedule = DaemonSchedule(fps: options.fps ?? config.fps)
+        sources = SourcePoller(sources: config.sources, now: now)
         // The command line's brightness over the file's, as the frames have it (FrameSettings).
         let brightness = FrameSettings(config: config, color: options.color, fps: options.fps ?? config.fps).brightness
         controller = Controller(layout: config.layout, brightness: brightness)

@@ -59,8 +59,8 @@ struct DaemonSchedule: Equatable, Sendable {
     /// (monotonic seconds, nil for none); -1 when there is no deadline at all. Rounded up, so
     /// the loop never wakes just before a deadline and spins; 0 when one has passed.
     func pollTimeout(now: Double, save: Double? = nil, retry: Double? = nil, idleClient: Double? = nil,
-                     inputs: Double? = nil, notice: Double? = nil) -> Int32 {
-        let deadlines = [nextFrame, save, retry, idleClient, inputs, notice].compactMap { $0 }
+                     inputs: Double? = nil, notice: Double? = nil, source: Double? = nil) -> Int32 {
+        let deadlines = [nextFrame, save, retry, idleClient, inputs, notice, source].compactMap { $0 }
         guard let deadline = deadlines.min(), deadline < .infinity else { return -1 }
         // Less a microsecond, so the rounding noise of seconds as doubles (10.25 - 10.1 is
         // 0.15000000000000036) does not add a whole millisecond.

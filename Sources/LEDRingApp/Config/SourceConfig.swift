@@ -1,0 +1,106 @@
+import LEDJSON
+import LEDRingControl
+import RingRender
+
+/// One entry of the config's `sources`: where a ring's value comes from without anyone sending
+/// it, e.g. `{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity", "every": 60}`.
+/// This version reads files; MQTT topics and commands are refused with a note until they come.
+struct SourceConfig: Equatable, Sendable {
+    /// The ring it feeds.
+    var ring: String
+    /// The file read.
+    var file: String
+    /// Seconds between reads (0.1 s … a day; default 10 s).
+    var every = 10.0
+    /// A JSON Pointer (RFC 6901) to the number in a JSON file; nil: the first number in the text.
+    var value: String?
+    /// The input's own scale, mapped onto one lap; nil: the number is sent as `set` takes it (laps,
+    /// a percentage, or the ring's own units when it has a `range`).
+    var range: ValueRange?
+    /// Seconds without a good value after which the ring shows that it is stale; nil: never.
+    var stale: Double?
+    /// What a stale ring shows: a look's name, or nil for the spinner.
+    var staleLook: String?
+
+    static let keys = ["ring", "file", "every", "value", "range", "stale", "whenStale", "mqtt", "command"]
+
+    /// Reads `sources` (an array), checking each entry's ring and look against the config's.
+    static func readAll(_ value: JSONValue, at path: String, ringNames: [String], looks: [String],
+                        into reader: inout ConfigReader) -> [SourceConfig] {
+        guard case .array(let items) = value else {
+            reader.report(path, "must be a list of sources, e.g. [{\"ring\": \"batt\", \"file\": \"/sys/class/power_supply/BAT0/capacity\", \"every\": 60}]")
+            return []
+        }
+        return items.enumerated().compactMap { i, item in
+            read(item, at: ConfigReader.join(path, index: i), ringNames: ringNames, looks: looks, into: &reader)
+        }
+    }
+
+    static func read(_ value: JSONValue, at path: String, ringNames: [String], looks: [String],
+                     into reader: inout ConfigReader) -> SourceConfig? {
+        guard let m = reader.object(value, at: path, known: keys) else { return nil }
+        let before = reader.problems.count
+        for kind in ["mqtt", "command"] where m[kind] != nil {
+            reader.report(ConfigReader.join(path, kind),
+                          "\(kind) sources are not in this version yet; read a file (\"file\": PATH), or pipe numbers into `ledring feed RING`")
+        }
+        let ring = reader.string(m["ring"], at: ConfigReader.join(path, "ring"))
+        if m["ring"] == nil {
+            reader.report(path, "says no \"ring\"; name the ring it feeds, e.g. \"ring\": \"\(ringNames.first ?? "batt")\"")
+        } else if let ring, !ringNames.contains(ring) {
+            reader.report(ConfigReader.join(path, "ring"), RequestError.unknownRing(ring, known: ringNames).message)
+        }
+        let file = reader.string(m["file"], at: ConfigReader.join(path, "file"))
+        if m["file"] == nil && m["mqtt"] == nil && m["command"] == nil {
+            reader.report(path, "says where the value comes from with \"file\": PATH, e.g. \"file\": \"/sys/class/power_supply/BAT0/capacity\"")
+        } else if let file, !file.hasPrefix("/") {
+            reader.report(ConfigReader.join(path, "file"), "must be an absolute path (the service's directory is not yours), got \"\(file)\"")
+        }
+        var source = SourceConfig(ring: ring ?? "", file: file ?? "")
+        if let raw = m["every"] { source.every = seconds(raw, "every", at: path, into: &reader) ?? 10 }
+        if let raw = m["stale"] { source.stale = seconds(raw, "stale", at: path, into: &reader) }
+        if let pointer = reader.string(m["value"], at: ConfigReader.join(path, "value")) {
+            if JSONValue.isPointer(pointer) {
+                source.value = pointer
+            } else {
+                reader.report(ConfigReader.join(path, "value"), "must be a JSON Pointer like \"/progress\" or \"/battery/level\" (\"\" for the whole document), got \"\(pointer)\"")
+            }
+        }
+        if let raw = m["range"] {
+            if case .array(let bounds) = raw, bounds.count == 2, case .number(let min) = bounds[0], case .number(let max) = bounds[1], min < max {
+                source.range = ValueRange(min: min, max: max)
+            } else {
+                reader.report(ConfigReader.join(path, "range"), "must be [min, max] with min below max, e.g. [0, 100]")
+            }
+        }
+        if let look = reader.string(m["whenStale"], at: ConfigReader.join(path, "whenStale")), look != "spin" {
+            if looks.contains(look) {
+                source.staleLook = look
+            } else {
+                reader.report(ConfigReader.join(path, "whenStale"),
+                              "must be \"spin\" or a look from \"looks\"" + (looks.isEmpty ? " (the config has none)" : " (\(looks.joined(separator: ", ")))")
+                              + ", got \"\(look)\"")
+            }
+        }
+        if m["whenStale"] != nil && m["stale"] == nil {
+            reader.report(ConfigReader.join(path, "whenStale"), "needs \"stale\": the seconds without a value after which it applies")
+        }
+        return reader.problems.count == before ? source : nil
+    }
+
+    /// Seconds written as a number or a duration string (`"1m"`): 0.1 s … a day.
+    private static func seconds(_ raw: JSONValue, _ key: String, at path: String, into reader: inout ConfigReader) -> Double? {
+        let at = ConfigReader.join(path, key)
+        do throws(RequestError) {
+            let value = try Request.duration(raw, limit: 86_400, name: key)
+            guard value >= 0.1 else {
+                reader.report(at, "must be at least 0.1 s, got \(JSONValue.format(value))")
+                return nil
+            }
+            return value
+        } catch {
+            reader.report(at, error.message)
+            return nil
+        }
+    }
+}

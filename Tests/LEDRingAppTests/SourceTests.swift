@@ -1,0 +1,129 @@
+import LEDJSON
+import LEDRingControl
+import LEDSystem
+import RingRender
+import Testing
+@testable import LEDRingApp
+
+/// File sources: the config (every mistake with its path), how a file's text becomes a value,
+/// and the poller's schedule, change-only sends and staleness on explicit times.
+@Suite struct SourceTests {
+    func problems(_ json: String) -> [String] {
+        do {
+            _ = try DaemonConfig.parse(Array(json.utf8), file: "test.json")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    static let rings = #""rings": [{"name": "batt", "leds": 16}, {"name": "print", "leds": 24, "range": [0, 100]}]"#
+
+    @Test func sourcesAreRead() throws {
+        let config = try DaemonConfig.parse(Array(("{" + Self.rings + #"""
+        , "looks": {"lost": {"gradient": "#808080"}},
+          "sources": [{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity", "every": "1m", "range": [0, 100]},
+                      {"ring": "print", "file": "/run/print.json", "value": "/job/progress", "stale": 120, "whenStale": "lost"}]}
+        """#).utf8))
+        #expect(config.sources == [
+            SourceConfig(ring: "batt", file: "/sys/class/power_supply/BAT0/capacity", every: 60, range: ValueRange(min: 0, max: 100)),
+            SourceConfig(ring: "print", file: "/run/print.json", value: "/job/progress", stale: 120, staleLook: "lost"),
+        ])
+    }
+
+    @Test(arguments: [
+        (#"{"ring": "nope", "file": "/x"}"#, "sources[0].ring: no ring called \"nope\""),
+        (#"{"file": "/x"}"#, "sources[0]: says no \"ring\""),
+        (#"{"ring": "batt"}"#, "sources[0]: says where the value comes from"),
+        (#"{"ring": "batt", "file": "capacity"}"#, "sources[0].file: must be an absolute path"),
+        (#"{"ring": "batt", "file": "/x", "every": 0}"#, "sources[0].every: must be at least 0.1 s"),
+        (#"{"ring": "batt", "file": "/x", "every": "2d"}"#, "sources[0].every: every \"2d\": not a duration"),
+        (#"{"ring": "batt", "file": "/x", "value": "progress"}"#, "sources[0].value: must be a JSON Pointer"),
+        (#"{"ring": "batt", "file": "/x", "range": [5, 1]}"#, "sources[0].range: must be [min, max] with min below max"),
+        (#"{"ring": "batt", "file": "/x", "stale": 60, "whenStale": "gone"}"#, "sources[0].whenStale: must be \"spin\" or a look"),
+        (#"{"ring": "batt", "file": "/x", "whenStale": "spin"}"#, "sources[0].whenStale: needs \"stale\""),
+        (#"{"ring": "batt", "command": ["cat", "/x"]}"#, "sources[0].command: command sources are not in this version yet"),
+        (#"{"ring": "batt", "file": "/x", "evrey": 5}"#, "sources[0].evrey: unknown key"),
+    ])
+    func badSourcesAreRefusedWithTheirPath(source: String, expected: String) {
+        let found = problems("{" + Self.rings + #", "sources": ["# + source + "]}")
+        #expect(found.contains { $0.hasPrefix(expected) }, "\(found)")
+    }
+
+    @Test func whatAFileSays() throws {
+        let plain = SourceConfig(ring: "batt", file: "/f")
+        #expect(try SourcePoller.update(from: Array("87\n".utf8), plain) == .init(ring: "batt", value: 87))
+        #expect(try SourcePoller.update(from: Array("temperature: 21.5 C".utf8), plain).value == 21.5)
+        #expect(try SourcePoller.update(from: Array("level 40%".utf8), plain) == .init(ring: "batt", value: 0.4, percent: true))
+        var ranged = plain
+        ranged.range = ValueRange(min: 0, max: 100)
+        #expect(try SourcePoller.update(from: Array("87".utf8), ranged).value == 0.87)
+        var json = ranged
+        json.value = "/job/progress"
+        #expect(try SourcePoller.update(from: Array(#"{"job": {"progress": 25}}"#.utf8), json).value == 0.25)
+        #expect(try SourcePoller.update(from: Array(#"{"job": {"progress": "50"}}"#.utf8), json).value == 0.5)
+        for (bytes, source, message) in [("no digits here", plain, "has no number in it"), ("{", json, "is not JSON"),
+                                         (#"{"job": {}}"#, json, "has nothing at /job/progress"),
+                                         (#"{"job": {"progress": true}}"#, json, "/job/progress is true, not a number")] {
+            do throws(SourcePoller.SourceProblem) {
+                _ = try SourcePoller.update(from: Array(bytes.utf8), source)
+                Issue.record("\(bytes) gave a value")
+            } catch {
+                #expect(error.message.hasPrefix(message), "\(error.message)")
+            }
+        }
+    }
+
+    @Test func jsonPointers() throws {
+        let document = try JSONValue.parse(Array(#"{"a": {"b/c": [10, {"~d": 7}]}, "": 1}"#.utf8))
+        #expect(document.at(pointer: "/a/b~1c/0") == .number(10))
+        #expect(document.at(pointer: "/a/b~1c/1/~0d") == .number(7))
+        #expect(document.at(pointer: "/") == .number(1))
+        #expect(document.at(pointer: "") == document)
+        for missing in ["/a/x", "/a/b~1c/2", "/a/b~1c/01", "/a/b~1c/-1", "a", "/a~2"] { #expect(document.at(pointer: missing) == nil, "\(missing)") }
+        #expect(!JSONValue.isPointer("progress") && !JSONValue.isPointer("/a~") && JSONValue.isPointer("/a~0~1"))
+    }
+
+    /// A poller on explicit times over a fake file: reads when due, sends only changes, says a
+    /// problem once, turns the ring stale (spinner or look) and back.
+    @Test func scheduleChangesAndStaleness() {
+        var content: [UInt8]? = Array("50".utf8)
+        var reads = 0
+        var logged: [String] = []
+        func read(_ path: String) throws(BoundedFile.Problem) -> [UInt8] {
+            reads += 1
+            guard let content else { throw .cannotOpen(.noSuchFileOrDirectory) }
+            return content
+        }
+        var poller = SourcePoller(sources: [SourceConfig(ring: "batt", file: "/f", every: 10, range: ValueRange(min: 0, max: 100), stale: 25)],
+                                  now: 100)
+        #expect(poller.nextDeadline == 100)
+        let first = poller.due(at: 100, read: read, log: { logged.append($0) })
+        #expect(first == [.set(values: [.init(ring: "batt", value: 0.5)], duration: 0.5, curve: .easeInOut)])
+        #expect(poller.nextDeadline == 110)
+        #expect(poller.due(at: 105, read: read, log: { logged.append($0) }).isEmpty && reads == 1, "not due yet: no read")
+        #expect(poller.due(at: 110, read: read, log: { logged.append($0) }).isEmpty && reads == 2, "unchanged: nothing sent")
+        content = nil
+        #expect(poller.due(at: 120, read: read, log: { logged.append($0) }).isEmpty)
+        #expect(poller.due(at: 130, read: read, log: { logged.append($0) }).isEmpty)
+        #expect(logged.count == 1 && logged[0].hasPrefix("source /f (ring batt): cannot read it"), "\(logged)")
+        #expect(poller.nextDeadline == 135, "stale at the last good value (110) + 25 s")
+        #expect(poller.due(at: 135, read: read, log: { logged.append($0) }) == [.spin(rings: ["batt"])])
+        #expect(poller.nextDeadline == 140)
+        content = Array("50".utf8)
+        let back = poller.due(at: 140, read: read, log: { logged.append($0) })
+        #expect(back == [.stop(rings: ["batt"]), .set(values: [.init(ring: "batt", value: 0.5)], duration: 0.5, curve: .easeInOut)],
+                "the spinner stops and the value is sent again, though unchanged")
+        // A reload that keeps the source keeps its state; a changed one starts afresh.
+        let kept = poller.carried(to: poller.entries.map(\.source), now: 141)
+        #expect(kept.entries == poller.entries)
+        var look = SourceConfig(ring: "batt", file: "/f", every: 10, stale: 5, staleLook: "lost")
+        look.every = 10
+        var other = poller.carried(to: [look], now: 141)
+        content = nil
+        #expect(other.due(at: 141, read: read, log: { _ in }).isEmpty)
+        #expect(other.due(at: 146, read: read, log: { _ in }) == [.look(rings: ["batt"], name: "lost")])
+        content = Array("7".utf8)
+        #expect(other.due(at: 151, read: read, log: { _ in }).first == .look(rings: ["batt"], name: "default"))
+    }
+}
