@@ -1,6 +1,8 @@
 import LEDHardware
 import LEDPresentation
+import LEDWire
 import RingRender
+import Synchronization
 
 /// The command-line program: parses arguments and runs the chosen command.
 public enum LEDRingApp {

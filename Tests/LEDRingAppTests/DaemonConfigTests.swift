@@ -8,14 +8,7 @@ import Testing
         try DaemonConfig.parse(Array(json.utf8), file: "test.json")
     }
 
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try parse(json)
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ json: String) -> [String] { DaemonConfig.problems(json) }
 
     static var examplePath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

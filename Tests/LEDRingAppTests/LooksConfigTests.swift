@@ -5,14 +5,7 @@ import Testing
 /// The config's `range`, `zones`, `looks` and `look`: read in the ring's own units, and every
 /// mistake one problem with its path and the fix (the config is then refused whole).
 @Suite struct LooksConfigTests {
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try DaemonConfig.parse(Array(json.utf8), file: "test.json")
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ json: String) -> [String] { DaemonConfig.problems(json) }
 
     static let good = ##"""
     {"looks": {"failed": {"gradient": "#ff2020", "effect": "pulse", "period": "1.5s"},

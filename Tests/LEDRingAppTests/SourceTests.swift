@@ -8,14 +8,7 @@ import Testing
 /// File sources: the config (every mistake with its path), how a file's text becomes a value,
 /// and the poller's schedule, change-only sends and staleness on explicit times.
 @Suite struct SourceTests {
-    func problems(_ json: String) -> [String] {
-        do {
-            _ = try DaemonConfig.parse(Array(json.utf8), file: "test.json")
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
+    func problems(_ json: String) -> [String] { DaemonConfig.problems(json) }
 
     static let rings = #""rings": [{"name": "batt", "leds": 16}, {"name": "print", "leds": 24, "range": [0, 100]}]"#
 

@@ -1,3 +1,5 @@
+import RingRender
+
 /// `ledring check-config FILE`: checks a config file and lists every problem, for users and CI.
 enum CheckConfigCommand {
     /// Returns the exit status and the text to print on standard output.

@@ -1,5 +1,6 @@
 import Glibc
 import LEDHardware
+import LEDRingControl
 import RingRender
 
 extension Daemon {

@@ -1,5 +1,6 @@
 import Glibc
 import LEDHardware
+import LEDPresentation
 import LEDRingControl
 import LEDWire
 import RingRender

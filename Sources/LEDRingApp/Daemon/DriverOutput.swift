@@ -1,6 +1,7 @@
-import LEDJSON
 import LEDHardware
+import LEDJSON
 import LEDRingControl
+import LEDWire
 import RingRender
 
 /// Frames to LEDs through an `LEDDriver`, re-opening the device with back-off when it fails

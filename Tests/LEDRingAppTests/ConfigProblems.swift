@@ -1,0 +1,16 @@
+@testable import LEDRingApp
+
+extension DaemonConfig {
+    /// Every problem the config reader finds in `bytes`, as it prints them (path: message); empty
+    /// when the config is good. The config tests' one way to ask.
+    static func problems(_ bytes: [UInt8]) -> [String] {
+        do {
+            _ = try DaemonConfig.parse(bytes, file: "test.json")
+            return []
+        } catch {
+            return error.problems.map { $0.description }
+        }
+    }
+
+    static func problems(_ json: String) -> [String] { problems(Array(json.utf8)) }
+}
