@@ -167,4 +167,62 @@ import Testing
         #expect(daemon.waitUntil { Self.lit(last(), Self.exercise) == 0 })
         #expect(eventually { (try? broker.retained("ledring/e2e/exercise/state"))?.contains(#""look":"passed""#) == true })
     }
+
+    /// OctoPrint's MQTT plugin, as configuration: a progress topic moves the print ring, an event
+    /// topic (retained, as the plugin's are) switches its look, a source that goes quiet turns the
+    /// ring to the spinner and comes back, and junk changes nothing.
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func octoPrintStyleSourcesDriveARing() throws {
+        let broker = try MosquittoBroker()
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        try #"""
+        {"looks": {"failed": {"gradient": "#ff2020"}, "done": {"gradient": "#20ff60"}},
+         "rings": [{"name": "print", "leds": 24, "range": [0, 100]}],
+         "sources": [{"ring": "print", "mqtt": "octoPrint/progress/printing", "value": "/progress", "stale": 1.5},
+                     {"ring": "print", "mqtt": "octoPrint/event/#", "state": "/_event",
+                      "looks": {"PrintFailed": "failed", "PrintDone": "done", "PrintStarted": "default"}}],
+         "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
+         "maxMilliamps": 100000,
+         "mqtt": {"host": "127.0.0.1", "port": \#(broker.port), "device": "e2e", "discovery": false,
+                  "reconnectMin": 1, "reconnectMax": 2, "keepalive": 5}}
+        """#.write(toFile: path, atomically: true, encoding: .utf8)
+        // The last event, retained by the broker before the daemon starts (a daemon restarted
+        // after a failed print): it arrives on subscribing, flagged retained, and counts.
+        try broker.publish("octoPrint/event/PrintFailed", #"{"_event": "PrintFailed", "reason": "error"}"#, retain: true)
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "\(daemon.stderr)")
+        func ring() -> (shown: Double, target: Double, spinning: Bool)? { (try? daemon.rings())?["print"] }
+        func look() -> String? {
+            guard let reply = try? daemon.client(["get", "--json"]).stdout,
+                  let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+                  let rings = object["rings"] as? [[String: Any]] else { return nil }
+            return rings.first?["look"] as? String
+        }
+        #expect(daemon.waitUntil { look() == "failed" }, "the retained event did not count: \(daemon.stderr)")
+
+        // A recorded stretch of the plugin's progress stream.
+        for (progress, expected) in [(3, 0.03), (27, 0.27), (64, 0.64)] {
+            try broker.publish("octoPrint/progress/printing", #"{"location": "local", "path": "cube.gcode", "progress": \#(progress), "_timestamp": 1733000000}"#)
+            #expect(daemon.waitUntil { ring()?.target == expected }, "progress \(progress): \(String(describing: ring())) \(daemon.stderr)")
+        }
+        // Junk on the topic is said and changes nothing.
+        try broker.publish("octoPrint/progress/printing", "not json")
+        #expect(daemon.waitUntil { daemon.stderr.contains("source mqtt octoPrint/progress/printing (ring print): is not JSON") })
+        #expect(ring()?.target == 0.64)
+        // Events switch the look; one the map does not name changes nothing.
+        try broker.publish("octoPrint/event/PrintDone", #"{"_event": "PrintDone"}"#)
+        #expect(daemon.waitUntil { look() == "done" }, "\(daemon.stderr)")
+        try broker.publish("octoPrint/event/ZChange", #"{"_event": "ZChange", "new": 0.4}"#)
+        try broker.publish("octoPrint/event/PrintStarted", #"{"_event": "PrintStarted"}"#)
+        #expect(daemon.waitUntil { look() == nil }, "PrintStarted maps to the ring's own look")
+        // Quiet for 1.5 s: the spinner; the next value stops it.
+        #expect(daemon.waitUntil { ring()?.spinning == true }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("ring print shows the spinner until one comes"))
+        try broker.publish("octoPrint/progress/printing", #"{"progress": 100}"#)
+        #expect(daemon.waitUntil { ring().map { !$0.spinning && $0.target == 1 } == true }, "\(String(describing: ring()))")
+    }
 }
+

@@ -36,6 +36,14 @@ import Testing
         (#"{"ring": "batt", "file": "/x", "stale": 60, "whenStale": "gone"}"#, "sources[0].whenStale: must be \"spin\" or a look"),
         (#"{"ring": "batt", "file": "/x", "whenStale": "spin"}"#, "sources[0].whenStale: needs \"stale\""),
         (#"{"ring": "batt", "command": ["cat", "/x"]}"#, "sources[0].command: command sources are not in this version yet"),
+        (#"{"ring": "batt", "mqtt": "a/b"}"#, "sources[0].mqtt: needs the \"mqtt\" section"),
+        (#"{"ring": "batt", "mqtt": "a/#/b"}"#, "sources[0].mqtt: must be an MQTT topic filter"),
+        (#"{"ring": "batt", "mqtt": "a/b+"}"#, "sources[0].mqtt: must be an MQTT topic filter"),
+        (#"{"ring": "batt", "mqtt": "a/b", "file": "/x"}"#, "sources[0]: gives both \"file\" and \"mqtt\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "every": 5}"#, "sources[0].every: applies to file sources"),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s"}"#, "sources[0].state: needs \"looks\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "looks": {"x": "lost"}}"#, "sources[0].looks: needs \"state\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "looks": {"x": "gone"}}"#, "sources[0].looks.x: no look called \"gone\""),
         (#"{"ring": "batt", "file": "/x", "evrey": 5}"#, "sources[0].evrey: unknown key"),
     ])
     func badSourcesAreRefusedWithTheirPath(source: String, expected: String) {
@@ -45,21 +53,21 @@ import Testing
 
     @Test func whatAFileSays() throws {
         let plain = SourceConfig(ring: "batt", file: "/f")
-        #expect(try SourcePoller.update(from: Array("87\n".utf8), plain) == .init(ring: "batt", value: 87))
-        #expect(try SourcePoller.update(from: Array("temperature: 21.5 C".utf8), plain).value == 21.5)
-        #expect(try SourcePoller.update(from: Array("level 40%".utf8), plain) == .init(ring: "batt", value: 0.4, percent: true))
+        #expect(try SourcePoller.reading(from: Array("87\n".utf8), plain).value == .init(ring: "batt", value: 87))
+        #expect(try SourcePoller.reading(from: Array("temperature: 21.5 C".utf8), plain).value?.value == 21.5)
+        #expect(try SourcePoller.reading(from: Array("level 40%".utf8), plain).value == .init(ring: "batt", value: 0.4, percent: true))
         var ranged = plain
         ranged.range = ValueRange(min: 0, max: 100)
-        #expect(try SourcePoller.update(from: Array("87".utf8), ranged).value == 0.87)
+        #expect(try SourcePoller.reading(from: Array("87".utf8), ranged).value?.value == 0.87)
         var json = ranged
         json.value = "/job/progress"
-        #expect(try SourcePoller.update(from: Array(#"{"job": {"progress": 25}}"#.utf8), json).value == 0.25)
-        #expect(try SourcePoller.update(from: Array(#"{"job": {"progress": "50"}}"#.utf8), json).value == 0.5)
+        #expect(try SourcePoller.reading(from: Array(#"{"job": {"progress": 25}}"#.utf8), json).value?.value == 0.25)
+        #expect(try SourcePoller.reading(from: Array(#"{"job": {"progress": "50"}}"#.utf8), json).value?.value == 0.5)
         for (bytes, source, message) in [("no digits here", plain, "has no number in it"), ("{", json, "is not JSON"),
                                          (#"{"job": {}}"#, json, "has nothing at /job/progress"),
                                          (#"{"job": {"progress": true}}"#, json, "/job/progress is true, not a number")] {
             do throws(SourcePoller.SourceProblem) {
-                _ = try SourcePoller.update(from: Array(bytes.utf8), source)
+                _ = try SourcePoller.reading(from: Array(bytes.utf8), source)
                 Issue.record("\(bytes) gave a value")
             } catch {
                 #expect(error.message.hasPrefix(message), "\(error.message)")
@@ -119,4 +127,36 @@ import Testing
         content = Array("7".utf8)
         #expect(other.due(at: 151, read: read, log: { _ in }).first == .look(rings: ["batt"], name: "default"))
     }
+
+    /// MQTT sources on explicit times: the value a JSON message points at, the look its state
+    /// maps to (each sent only when it changes; unmapped states change nothing), one complaint
+    /// for junk, and staleness with no file to read.
+    @Test func mqttMessages() {
+        var logged: [String] = []
+        var poller = SourcePoller(sources: [
+            SourceConfig(ring: "print", file: nil, range: ValueRange(min: 0, max: 100), stale: 30, mqtt: "octoPrint/progress/printing"),
+            SourceConfig(ring: "print", file: nil, mqtt: "octoPrint/event/#", state: "/_event", looks: ["PrintFailed": "failed", "PrintDone": "done"]),
+        ].map { source in
+            var source = source
+            if source.state == nil { source.value = "/progress" }
+            return source
+        }, now: 0)
+        #expect(poller.nextDeadline == 30, "no file to read: only the stale deadline")
+        func got(_ json: String, _ index: Int, at t: Double) -> [Request] {
+            poller.received(Array(json.utf8), source: index, at: t, log: { logged.append($0) })
+        }
+        #expect(got(#"{"progress": 40}"#, 0, at: 1) == [.set(values: [.init(ring: "print", value: 0.4)], duration: 0.5, curve: .easeInOut)])
+        #expect(got(#"{"progress": 40}"#, 0, at: 2).isEmpty)
+        #expect(got(#"{"_event": "ZChange"}"#, 1, at: 3).isEmpty)
+        #expect(got(#"{"_event": "PrintFailed"}"#, 1, at: 4) == [.look(rings: ["print"], name: "failed")])
+        #expect(got(#"{"_event": "PrintFailed"}"#, 1, at: 5).isEmpty)
+        #expect(got("junk", 0, at: 6).isEmpty && got("junk", 0, at: 7).isEmpty)
+        #expect(logged.count == 1 && logged[0].hasPrefix("source mqtt octoPrint/progress/printing (ring print): is not JSON"), "\(logged)")
+        #expect(got(#"{"other": 1}"#, 0, at: 8).isEmpty)
+        #expect(poller.nextDeadline == 32, "the last good value came at 2")
+        #expect(poller.due(at: 32, read: { _ throws(BoundedFile.Problem) in [] }, log: { logged.append($0) }) == [.spin(rings: ["print"])])
+        #expect(got(#"{"progress": 40}"#, 0, at: 40) == [.stop(rings: ["print"]), .set(values: [.init(ring: "print", value: 0.4)], duration: 0.5, curve: .easeInOut)])
+        #expect(poller.received([], source: 9, at: 41, log: { _ in }).isEmpty, "an index out of range is ignored")
+    }
 }
+

@@ -4,6 +4,7 @@ import LEDRingControlTesting
 @testable import LEDRingNet
 import LEDRingNetTesting
 import RingRender
+import Synchronization
 import Testing
 
 /// look, notify and timer through HTTP routes and MQTT topics (the real broker), checked in the
@@ -26,6 +27,26 @@ import Testing
         guard case .response(let r) = HTTPRouter(control: control, token: nil)
             .route(HTTPRequest(method: "POST", path: path, authorization: nil, body: Array(body.utf8), headers: headers)) else { return nil }
         return r
+    }
+
+    /// Messages on a source's topic go to the daemon's sources, retained ones too (a retained
+    /// value is the latest); a topic that is also one of ours still acts as a command.
+    @Test func sourceTopicsGoToTheSources() throws {
+        let control = try Self.control()
+        var settings = MQTTSettings()
+        settings.device = "test"
+        let got = Mutex<[(Int, String)]>([])
+        let bridge = MQTTBridge(settings: settings, control: control, sourceTopics: ["octoPrint/event/#", "ledring/test/+/set"],
+                                onSource: { k, payload in got.withLock { $0.append((k, String(decoding: payload, as: UTF8.self))) } },
+                                log: { _ in })
+        bridge.received(topic: "octoPrint/event/PrintDone", payload: Array("done".utf8), retained: true)
+        bridge.received(topic: "octoPrint/progress", payload: Array("5".utf8))
+        bridge.received(topic: "ledring/test/move/set", payload: Array("0.5".utf8))
+        #expect(got.withLock { $0.map { "\($0.0) \($0.1)" } } == ["0 done", "1 0.5"])
+        #expect(control.controller.states[0].target == 0.5, "our own command topic still sets the ring")
+        var subscribed: [String] = []
+        bridge.connected(subscribe: { subscribed = $0 }, publish: { _ in true })
+        #expect(subscribed.contains("octoPrint/event/#") && subscribed.filter { $0 == "ledring/test/+/set" }.count == 1)
     }
 
     @Test func httpRoutes() throws {

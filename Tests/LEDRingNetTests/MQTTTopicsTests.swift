@@ -12,6 +12,19 @@ import Testing
         return s
     }
 
+    @Test func topicFiltersMatchAsTheSpecSays() {
+        let cases: [(String, String, Bool)] = [
+            ("octoPrint/event/#", "octoPrint/event/PrintDone", true), ("octoPrint/event/#", "octoPrint/event", true),
+            ("octoPrint/event/#", "octoPrint/events/x", false), ("a/+/c", "a/b/c", true), ("a/+/c", "a/b/d/c", false),
+            ("a/+", "a/", true), ("+/b", "a/b", true), ("#", "anything/at/all", true), ("#", "$SYS/broker", false),
+            ("+/monitor", "$SYS/monitor", false), ("$SYS/#", "$SYS/broker", true), ("a/b", "a/b", true), ("a/b", "a/b/c", false),
+            ("a/b/c", "a/b", false),
+        ]
+        for (filter, topic, expected) in cases {
+            #expect(MQTTTopics.matches(filter: filter, topic: topic) == expected, "\(filter) vs \(topic)")
+        }
+    }
+
     @Test func commandsFromTopicsAndPayloads() throws {
         let t = MQTTTopics(settings: settings)
         func requests(_ topic: String, _ payload: String) throws -> [Request]? {

@@ -3,14 +3,16 @@ import LEDRingControl
 import RingRender
 
 /// One entry of the config's `sources`: where a ring's value comes from without anyone sending
-/// it, e.g. `{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity", "every": 60}`.
-/// This version reads files; MQTT topics and commands are refused with a note until they come.
+/// it: a file read every so often (`{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity",
+/// "every": 60}`) or an MQTT topic on the `mqtt` section's broker (`{"ring": "print", "mqtt":
+/// "octoPrint/progress/printing", "value": "/progress"}`). Commands are refused with a note until
+/// they come.
 struct SourceConfig: Equatable, Sendable {
     /// The ring it feeds.
     var ring: String
-    /// The file read.
-    var file: String
-    /// Seconds between reads (0.1 s … a day; default 10 s).
+    /// The file read, for a file source.
+    var file: String?
+    /// Seconds between reads of a file (0.1 s … a day; default 10 s).
     var every = 10.0
     /// A JSON Pointer (RFC 6901) to the number in a JSON file; nil: the first number in the text.
     var value: String?
@@ -21,8 +23,19 @@ struct SourceConfig: Equatable, Sendable {
     var stale: Double?
     /// What a stale ring shows: a look's name, or nil for the spinner.
     var staleLook: String?
+    /// The topic filter (MQTT wildcards allowed), for an MQTT source.
+    var mqtt: String?
+    /// A JSON Pointer to a state word (`"/_event"`) whose value `looks` maps to a look.
+    var state: String?
+    /// State → look name (or `default`); states not listed change nothing.
+    var looks: [String: String] = [:]
 
-    static let keys = ["ring", "file", "every", "value", "range", "stale", "whenStale", "mqtt", "command"]
+    /// How the log names it.
+    var label: String { file ?? "mqtt \(mqtt ?? "")" }
+    /// Whether it reads a number (else only a state): unless it says only `state`.
+    var readsValue: Bool { value != nil || state == nil }
+
+    static let keys = ["ring", "file", "mqtt", "every", "value", "state", "looks", "range", "stale", "whenStale", "command"]
 
     /// Reads `sources` (an array), checking each entry's ring and look against the config's.
     static func readAll(_ value: JSONValue, at path: String, ringNames: [String], looks: [String],
@@ -40,9 +53,9 @@ struct SourceConfig: Equatable, Sendable {
                      into reader: inout ConfigReader) -> SourceConfig? {
         guard let m = reader.object(value, at: path, known: keys) else { return nil }
         let before = reader.problems.count
-        for kind in ["mqtt", "command"] where m[kind] != nil {
-            reader.report(ConfigReader.join(path, kind),
-                          "\(kind) sources are not in this version yet; read a file (\"file\": PATH), or pipe numbers into `ledring feed RING`")
+        if m["command"] != nil {
+            reader.report(ConfigReader.join(path, "command"),
+                          "command sources are not in this version yet; read a file (\"file\": PATH) or an MQTT topic, or pipe numbers into `ledring feed RING`")
         }
         let ring = reader.string(m["ring"], at: ConfigReader.join(path, "ring"))
         if m["ring"] == nil {
@@ -51,12 +64,23 @@ struct SourceConfig: Equatable, Sendable {
             reader.report(ConfigReader.join(path, "ring"), RequestError.unknownRing(ring, known: ringNames).message)
         }
         let file = reader.string(m["file"], at: ConfigReader.join(path, "file"))
+        let topic = reader.string(m["mqtt"], at: ConfigReader.join(path, "mqtt"))
         if m["file"] == nil && m["mqtt"] == nil && m["command"] == nil {
-            reader.report(path, "says where the value comes from with \"file\": PATH, e.g. \"file\": \"/sys/class/power_supply/BAT0/capacity\"")
+            reader.report(path, "says where the value comes from with \"file\": PATH or \"mqtt\": TOPIC, e.g. \"file\": \"/sys/class/power_supply/BAT0/capacity\"")
+        } else if m["file"] != nil && m["mqtt"] != nil {
+            reader.report(path, "gives both \"file\" and \"mqtt\"; a source reads one of them (write two sources for two)")
         } else if let file, !file.hasPrefix("/") {
             reader.report(ConfigReader.join(path, "file"), "must be an absolute path (the service's directory is not yours), got \"\(file)\"")
         }
-        var source = SourceConfig(ring: ring ?? "", file: file ?? "")
+        if let topic, !SourceConfig.isTopicFilter(topic) {
+            reader.report(ConfigReader.join(path, "mqtt"),
+                          "must be an MQTT topic filter: levels split by /, + for one whole level, # only as the last level, e.g. \"octoPrint/event/#\"; got \"\(topic)\"")
+        }
+        if m["mqtt"] != nil && m["every"] != nil {
+            reader.report(ConfigReader.join(path, "every"), "applies to file sources; an MQTT source takes each message as it comes")
+        }
+        var source = SourceConfig(ring: ring ?? "", file: file)
+        source.mqtt = topic
         if let raw = m["every"] { source.every = seconds(raw, "every", at: path, into: &reader) ?? 10 }
         if let raw = m["stale"] { source.stale = seconds(raw, "stale", at: path, into: &reader) }
         if let pointer = reader.string(m["value"], at: ConfigReader.join(path, "value")) {
@@ -65,6 +89,31 @@ struct SourceConfig: Equatable, Sendable {
             } else {
                 reader.report(ConfigReader.join(path, "value"), "must be a JSON Pointer like \"/progress\" or \"/battery/level\" (\"\" for the whole document), got \"\(pointer)\"")
             }
+        }
+        if let pointer = reader.string(m["state"], at: ConfigReader.join(path, "state")) {
+            if JSONValue.isPointer(pointer) {
+                source.state = pointer
+            } else {
+                reader.report(ConfigReader.join(path, "state"), "must be a JSON Pointer like \"/_event\" or \"/state\", got \"\(pointer)\"")
+            }
+        }
+        if let raw = m["looks"] {
+            if case .object(let pairs) = raw {
+                for pair in pairs.pairs {
+                    let at = ConfigReader.join(ConfigReader.join(path, "looks"), pair.key)
+                    guard let look = reader.string(pair.value, at: at) else { continue }
+                    if look == "default" || looks.contains(look) {
+                        source.looks[pair.key] = look
+                    } else {
+                        reader.report(at, "no look called \"\(look)\"; " + (looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.joined(separator: ", ")), or default"))
+                    }
+                }
+            } else {
+                reader.report(ConfigReader.join(path, "looks"), "must map states to looks, e.g. {\"PrintFailed\": \"failed\", \"PrintDone\": \"done\"}")
+            }
+            if m["state"] == nil { reader.report(ConfigReader.join(path, "looks"), "needs \"state\": a JSON Pointer to the state word the looks are chosen by") }
+        } else if m["state"] != nil {
+            reader.report(ConfigReader.join(path, "state"), "needs \"looks\": which look each state shows, e.g. {\"PrintFailed\": \"failed\"}")
         }
         if let raw = m["range"] {
             if case .array(let bounds) = raw, bounds.count == 2, case .number(let min) = bounds[0], case .number(let max) = bounds[1], min < max {
@@ -86,6 +135,18 @@ struct SourceConfig: Equatable, Sendable {
             reader.report(ConfigReader.join(path, "whenStale"), "needs \"stale\": the seconds without a value after which it applies")
         }
         return reader.problems.count == before ? source : nil
+    }
+
+    /// Whether `filter` is an MQTT topic filter (MQTT 3.1.1, 4.7): not empty, no NUL, `+` only as
+    /// a whole level, `#` only as the whole last level.
+    static func isTopicFilter(_ filter: String) -> Bool {
+        guard !filter.isEmpty, filter.utf8.count <= 65_535, !filter.unicodeScalars.contains("\u{0}") else { return false }
+        let levels = filter.split(separator: "/", omittingEmptySubsequences: false)
+        for (i, level) in levels.enumerated() {
+            if level.contains(Character("#")) && (level != "#" || i != levels.count - 1) { return false }
+            if level.contains(Character("+")) && level != "+" { return false }
+        }
+        return true
     }
 
     /// Seconds written as a number or a duration string (`"1m"`): 0.1 s … a day.

@@ -191,6 +191,7 @@ extension Daemon {
         needsFrame = true
         stateDirty = true
         network.updateRings(next.layout)
+        network.setSources(next.sources)
         network.reload(http: next.http, mqtt: next.mqtt, ringsChanged: ringsChanged)
         publishSnapshot(at: now)
         Log.info("reloaded \(path): rings \(next.layout.rings.map { $0.name }.joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")

@@ -2,8 +2,8 @@ import LEDRingControl
 import RingRender
 
 extension Daemon {
-    /// Applies what the network front ends queued (on the loop's thread, like socket requests),
-    /// then publishes the new snapshot and releases the callers.
+    /// Applies what the network front ends queued (on the loop's thread, like socket requests)
+    /// and the MQTT sources' messages, then publishes the new snapshot and releases the callers.
     func applyRemoteCommands(at now: Double) {
         network.applyQueued({ request in
             let outcome = controller.apply(request, at: now, status: { status(at: now) })
@@ -16,6 +16,11 @@ extension Daemon {
                 Log.info("network request refused: \(message)")
             }
             followPower(at: now)
+        }, sources: { index, payload in
+            // An MQTT source's message: the same path as a file source's read.
+            for request in sources.received(payload, source: index, at: now, log: { Log.info($0) }) {
+                apply(request, at: now)
+            }
         }, then: { publishSnapshot(at: now) })
     }
 

@@ -142,6 +142,7 @@ final class Daemon {
             throw error.commandError
         }
         do {
+            network.setSources(config.sources)
             try network.start(http: config.http, mqtt: config.mqtt)
         } catch {
             server.close(at: now)

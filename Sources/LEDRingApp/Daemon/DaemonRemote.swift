@@ -30,6 +30,9 @@ final class DaemonRemote: RingControl {
 
     private struct Shared: ~Copyable {
         var queue: [Pending] = []
+        /// The latest message for each MQTT source (by its index in the config's `sources`): a
+        /// burst collapses into the newest, which is what the ring should show.
+        var sourceMessages: [Int: [UInt8]] = [:]
         var names: [String]
         /// Rings that take values in their own units, and the looks: what the controller's
         /// `validate` checks besides the names.
@@ -108,6 +111,14 @@ final class DaemonRemote: RingControl {
         }
     }
 
+    /// Takes the source messages queued since the last call, by source index.
+    func takeSourceMessages() -> [(index: Int, payload: [UInt8])] {
+        shared.withLock { s in
+            defer { s.sourceMessages.removeAll() }
+            return s.sourceMessages.sorted { $0.key < $1.key }.map { (index: $0.key, payload: $0.value) }
+        }
+    }
+
     /// Replaces the snapshot and tells the observers, outside the lock.
     func publish(_ snapshot: RingSnapshot) {
         shared.withLock { $0.snapshot = snapshot }
@@ -157,6 +168,17 @@ final class DaemonRemote: RingControl {
             return s.queue
         }
         for pending in waiting { pending.done.signal() }
+    }
+
+    /// A message for the source at `index` (the MQTT bridge's thread): kept as that source's
+    /// latest, and the loop is woken. Nobody waits for it; after `close()` it is dropped.
+    func queueSource(_ index: Int, _ payload: [UInt8]) {
+        let accepted = shared.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            s.sourceMessages[index] = payload
+            return true
+        }
+        if accepted { _ = system.sendAvailable(writeEnd, [1][...], socket: false) }
     }
 
     // MARK: Private

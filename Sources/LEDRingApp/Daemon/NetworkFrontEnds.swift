@@ -23,6 +23,8 @@ final class NetworkFrontEnds {
     let remote: DaemonRemote
     private(set) var http: HTTPServer?
     private(set) var mqtt: MQTTBridge?
+    /// The config's MQTT sources: each topic filter and its index in `sources`.
+    private(set) var mqttSources: [(index: Int, topic: String)] = []
 
     /// Nothing running yet.
     init(remote: DaemonRemote) {
@@ -38,14 +40,23 @@ final class NetworkFrontEnds {
     /// The descriptor that becomes readable when a front end has queued requests for the loop.
     var wakeDescriptor: Int32? { remote.readEnd }
 
-    /// Runs `apply` on each request the front ends queued, then `publish`, then releases the callers
+    /// Runs `apply` on each request the front ends queued and `source` on each source message
+    /// (index in the config's `sources`, payload), then `publish`, then releases the callers
     /// waiting for them; nothing when none are queued.
-    func applyQueued(_ apply: (Request) -> Void, then publish: () -> Void) {
+    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8]) -> Void, then publish: () -> Void) {
         let commands = remote.takeCommands()
-        guard !commands.isEmpty else { return }
+        let messages = remote.takeSourceMessages()
+        guard !commands.isEmpty || !messages.isEmpty else { return }
         for pending in commands { apply(pending.request) }
+        for message in messages { source(message.index, message.payload) }
         publish()
         for pending in commands { pending.done.signal() }
+    }
+
+    /// The config's sources: the MQTT ones are subscribed to by the bridge (set before `start`,
+    /// and again before `reload`, which restarts the bridge when they changed).
+    func setSources(_ sources: [SourceConfig]) {
+        mqttSources = sources.enumerated().compactMap { i, source in source.mqtt.map { (index: i, topic: $0) } }
     }
 
     /// Tells the front ends the picture changed.
@@ -100,7 +111,7 @@ final class NetworkFrontEnds {
                 }
             }
         }
-        if mqtt?.settings != mqttSettings || (ringsChanged && mqtt != nil) {
+        if mqtt?.settings != mqttSettings || (ringsChanged && mqtt != nil) || mqtt?.sourceTopics != mqttSources.map({ $0.topic }) {
             stopMQTT()
             if let mqttSettings {
                 do throws(CommandError) { mqtt = try startMQTT(mqttSettings) } catch {
@@ -131,7 +142,10 @@ final class NetworkFrontEnds {
     }
 
     private func startMQTT(_ settings: MQTTSettings) throws(CommandError) -> MQTTBridge {
-        let bridge = MQTTBridge(settings: settings, control: remote, log: { Log.info("mqtt: " + $0) })
+        let indices = mqttSources.map { $0.index }
+        let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
+                                onSource: { [remote] k, payload in remote.queueSource(indices[k], payload) },
+                                log: { Log.info("mqtt: " + $0) })
         do throws(MQTTError) {
             try bridge.start()
         } catch {
@@ -209,7 +223,9 @@ final class NetworkFrontEnds {
     /// Nothing to reload.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?, ringsChanged: Bool) {}
     /// Nothing is ever queued.
-    func applyQueued(_ apply: (Request) -> Void, then publish: () -> Void) {}
+    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8]) -> Void, then publish: () -> Void) {}
+    /// No bridge to subscribe (an MQTT source needs the `mqtt` section, refused here).
+    func setSources(_ sources: [SourceConfig]) {}
     /// Nobody to tell.
     func publish(_ snapshot: RingSnapshot) {}
     /// Nobody to tell.

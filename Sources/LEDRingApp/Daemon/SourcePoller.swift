@@ -3,30 +3,35 @@ import LEDRingControl
 import LEDSystem
 import RingRender
 
-/// The config's file sources in the daemon's loop: each file is read when due and what it says
-/// becomes a request, a `set` of its ring (only when the value changed, so a steady battery
-/// neither animates nor writes the state file every minute); a source with `stale` that has had
-/// no good value for that long puts its ring in the spinner (or a look) and takes it out again
-/// when values come back. Pure but for the reads, which the daemon passes in (through the seam);
-/// its deadlines join the poll timeout, so a daemon with sources wakes only when one is due.
+/// The config's sources in the daemon's loop. A file is read when due; an MQTT message is handed
+/// in as it comes (`received`). What either says becomes requests: a `set` of the ring (only when
+/// the value changed, so a steady battery neither animates nor writes the state file every
+/// minute) and, for a source with a `state`, the look its state maps to. A source with `stale`
+/// that has had no good message for that long puts its ring in the spinner (or a look) and takes
+/// it out again when messages come back. Pure but for the file reads, which the daemon passes in
+/// (through the seam); its deadlines join the poll timeout, so a daemon with sources wakes only
+/// when one is due.
 struct SourcePoller {
     struct Entry: Equatable {
         var source: SourceConfig
+        /// When the file is read next; never for an MQTT source.
         var nextRead: Double
-        /// When the last good value came (or the poller started).
+        /// When the last good message came (or the poller started).
         var lastGood: Double
         var isStale = false
         /// The last value sent, so an unchanged one is not sent again.
         var lastSent: Request.RingValueUpdate?
+        /// The last look a state switched to, likewise.
+        var lastLook: String?
         /// The last problem logged, so a missing file is said once, not every read.
         var complaint: String?
     }
 
     private(set) var entries: [Entry]
 
-    /// The sources, each due at once.
+    /// The sources; files are due at once.
     init(sources: [SourceConfig], now: Double) {
-        entries = sources.map { Entry(source: $0, nextRead: now, lastGood: now) }
+        entries = sources.map { Entry(source: $0, nextRead: $0.file == nil ? .infinity : now, lastGood: now) }
     }
 
     /// The poller for a reloaded config's `sources`: a source that did not change keeps its
@@ -39,68 +44,105 @@ struct SourcePoller {
         return next
     }
 
-    /// The next read or stale deadline; nil without sources.
+    /// The next read or stale deadline; nil when there is none.
     var nextDeadline: Double? {
-        entries.map { entry in
+        let deadlines = entries.map { entry -> Double in
             guard let stale = entry.source.stale, !entry.isStale else { return entry.nextRead }
             return Swift.min(entry.nextRead, entry.lastGood + stale)
-        }.min()
+        }
+        return deadlines.filter { $0 < Double.infinity }.min()
     }
 
-    /// Reads what is due at `now` and returns the requests to apply, in order; `log` hears each
-    /// new problem and each change of staleness.
+    /// Reads the files due at `now`, notes the sources gone stale, and returns the requests to
+    /// apply, in order; `log` hears each new problem and each change of staleness.
     mutating func due(at now: Double, read: (String) throws(BoundedFile.Problem) -> [UInt8], log: (String) -> Void) -> [Request] {
         var requests: [Request] = []
         for i in entries.indices {
-            var entry = entries[i]
-            let ring = entry.source.ring
-            if entry.nextRead <= now {
-                // Keep the cadence; after a long stall, one read, not a burst to catch up.
-                entry.nextRead = Swift.max(entry.nextRead + entry.source.every, now)
-                if entry.nextRead == now { entry.nextRead = now + entry.source.every }
-                do throws(SourceProblem) {
-                    let update = try SourcePoller.update(from: try SourcePoller.bytes(of: entry.source, read), entry.source)
-                    if entry.complaint != nil { log("source \(entry.source.file): values again") }
-                    entry.complaint = nil
-                    entry.lastGood = now
-                    if entry.isStale {
-                        entry.isStale = false
-                        requests.append(entry.source.staleLook == nil ? .stop(rings: [ring]) : .look(rings: [ring], name: "default"))
-                    }
-                    if update != entry.lastSent {
-                        entry.lastSent = update
-                        requests.append(.set(values: [update], duration: Swift.min(0.5, entry.source.every / 2), curve: .easeInOut))
-                    }
-                } catch {
-                    if entry.complaint != error.message { log("source \(entry.source.file) (ring \(ring)): \(error.message)") }
-                    entry.complaint = error.message
-                }
+            guard let file = entries[i].source.file, entries[i].nextRead <= now else { continue }
+            // Keep the cadence; after a long stall, one read, not a burst to catch up.
+            let every = entries[i].source.every
+            entries[i].nextRead = Swift.max(entries[i].nextRead + every, now)
+            if entries[i].nextRead == now { entries[i].nextRead = now + every }
+            do throws(SourceProblem) {
+                requests += try take(try SourcePoller.bytes(of: file, read), entry: i, at: now, log: log)
+            } catch {
+                complain(error, entry: i, log: log)
             }
-            if let stale = entry.source.stale, !entry.isStale, now >= entry.lastGood + stale {
-                entry.isStale = true
-                // A value that comes back must be sent again, even if it is the last one.
-                entry.lastSent = nil
-                log("source \(entry.source.file): no value for \(DurationText.format(stale)); ring \(ring) shows "
-                    + (entry.source.staleLook.map { "the look \($0)" } ?? "the spinner") + " until one comes")
-                requests.append(entry.source.staleLook.map { .look(rings: [ring], name: $0) } ?? .spin(rings: [ring]))
-            }
-            entries[i] = entry
+        }
+        return requests + staleness(at: now, log: log)
+    }
+
+    /// An MQTT message for source `index` (its position in the config's `sources`).
+    mutating func received(_ payload: [UInt8], source index: Int, at now: Double, log: (String) -> Void) -> [Request] {
+        guard entries.indices.contains(index) else { return [] }
+        do throws(SourceProblem) {
+            return try take(payload, entry: index, at: now, log: log)
+        } catch {
+            complain(error, entry: index, log: log)
+            return []
+        }
+    }
+
+    /// What a good read or message changes; throws (changing nothing) when it says nothing usable.
+    private mutating func take(_ bytes: [UInt8], entry i: Int, at now: Double, log: (String) -> Void) throws(SourceProblem) -> [Request] {
+        let source = entries[i].source
+        let ring = source.ring
+        let reading = try SourcePoller.reading(from: bytes, source)
+        var requests: [Request] = []
+        if entries[i].complaint != nil { log("source \(source.label): values again") }
+        entries[i].complaint = nil
+        entries[i].lastGood = now
+        if entries[i].isStale {
+            entries[i].isStale = false
+            requests.append(source.staleLook == nil ? .stop(rings: [ring]) : .look(rings: [ring], name: "default"))
+            // Whatever the state said before comes back with the next one.
+            entries[i].lastLook = nil
+        }
+        if let update = reading.value, update != entries[i].lastSent {
+            entries[i].lastSent = update
+            let duration = source.file == nil ? 0.5 : Swift.min(0.5, source.every / 2)
+            requests.append(.set(values: [update], duration: duration, curve: .easeInOut))
+        }
+        if let state = reading.state, let look = source.looks[state], look != entries[i].lastLook {
+            entries[i].lastLook = look
+            requests.append(.look(rings: [ring], name: look))
         }
         return requests
     }
 
-    /// Why a read gave no value.
+    private mutating func complain(_ error: SourceProblem, entry i: Int, log: (String) -> Void) {
+        if entries[i].complaint != error.message { log("source \(entries[i].source.label) (ring \(entries[i].source.ring)): \(error.message)") }
+        entries[i].complaint = error.message
+    }
+
+    /// The sources that have gone stale by `now`: their rings' spinner or look.
+    private mutating func staleness(at now: Double, log: (String) -> Void) -> [Request] {
+        var requests: [Request] = []
+        for i in entries.indices {
+            let source = entries[i].source
+            guard let stale = source.stale, !entries[i].isStale, now >= entries[i].lastGood + stale else { continue }
+            entries[i].isStale = true
+            // A value that comes back must be sent again, even if it is the last one.
+            entries[i].lastSent = nil
+            log("source \(source.label): no value for \(DurationText.format(stale)); ring \(source.ring) shows "
+                + (source.staleLook.map { "the look \($0)" } ?? "the spinner") + " until one comes")
+            requests.append(source.staleLook.map { .look(rings: [source.ring], name: $0) } ?? .spin(rings: [source.ring]))
+        }
+        return requests
+    }
+
+    /// Why a read or message gave nothing usable.
     struct SourceProblem: Error, Equatable {
         var message: String
         init(_ message: String) { self.message = message }
     }
 
-    /// Largest file a source reads: a sysfs attribute or a small JSON document.
+    /// Largest file a source reads or message it takes: a sysfs attribute or a small JSON document.
     static let maxBytes = 64 * 1024
 
-    static func bytes(of source: SourceConfig, _ read: (String) throws(BoundedFile.Problem) -> [UInt8]) throws(SourceProblem) -> [UInt8] {
+    static func bytes(of file: String, _ read: (String) throws(BoundedFile.Problem) -> [UInt8]) throws(SourceProblem) -> [UInt8] {
         do {
-            return try read(source.file)
+            return try read(file)
         } catch {
             switch error {
             case .cannotOpen(let errno): throw SourceProblem("cannot read it (\(errno))")
@@ -111,15 +153,35 @@ struct SourcePoller {
         }
     }
 
-    /// The ring's new value from what a source read: the number its `value` pointer names in a
-    /// JSON document, else the first number in the text; scaled by the source's `range`.
-    static func update(from bytes: [UInt8], _ source: SourceConfig) throws(SourceProblem) -> Request.RingValueUpdate {
-        let text: String
-        if let pointer = source.value {
-            let document: JSONValue
+    /// What one read or message says: the ring's value and/or the state word.
+    struct Reading: Equatable {
+        var value: Request.RingValueUpdate?
+        var state: String?
+    }
+
+    /// The value (the number `value` points at in a JSON document, else the first number in the
+    /// text; scaled by `range`) and the state word (`state` points at it), as the source asks.
+    static func reading(from bytes: [UInt8], _ source: SourceConfig) throws(SourceProblem) -> Reading {
+        guard bytes.count <= maxBytes else { throw SourceProblem("is over \(maxBytes / 1024) KiB") }
+        var document: JSONValue?
+        if source.value != nil || source.state != nil {
             do throws(JSONSyntaxError) { document = try JSONValue.parse(bytes) } catch {
-                throw SourceProblem("is not JSON (\(error)), but \"value\" points into it")
+                throw SourceProblem("is not JSON (\(error)), but \"\(source.value == nil ? "state" : "value")\" points into it")
             }
+        }
+        var reading = Reading()
+        if let pointer = source.state, let document {
+            switch document.at(pointer: pointer) {
+            case .string(let s)?: reading.state = s
+            case .number(let n)?: reading.state = JSONValue.format(n)
+            case .bool(let b)?: reading.state = b ? "true" : "false"
+            case let other?: throw SourceProblem("\(pointer) is \(other.shown), not a state word")
+            case nil: throw SourceProblem("has nothing at \(pointer)")
+            }
+        }
+        guard source.readsValue else { return reading }
+        let text: String
+        if let pointer = source.value, let document {
             switch document.at(pointer: pointer) {
             case .number(let n)?: text = JSONValue.format(n)
             case .string(let s)?: text = s
@@ -133,10 +195,11 @@ struct SourcePoller {
             text = first
         }
         do throws(RequestError) {
-            return try InputScale.update(text, ring: source.ring, range: source.range)
+            reading.value = try InputScale.update(text, ring: source.ring, range: source.range)
         } catch {
             throw SourceProblem(error.message)
         }
+        return reading
     }
 
     /// The first word of `text` that reads as a number or a percentage (`87`, `21.5`, `40%`).

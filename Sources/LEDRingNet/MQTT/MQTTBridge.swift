@@ -25,6 +25,10 @@ public final class MQTTBridge: Sendable {
     public let control: any RingControl
     /// Its topics.
     public let topics: MQTTTopics
+    /// Topic filters whose messages are data for the daemon's sources (the config's `sources`
+    /// with `mqtt`), not commands: each message goes to `onSource` with the filter's index.
+    public let sourceTopics: [String]
+    let onSource: (@Sendable (Int, [UInt8]) -> Void)?
     let log: @Sendable (String) -> Void
 
     private struct Status: Sendable {
@@ -53,11 +57,14 @@ public final class MQTTBridge: Sendable {
     #endif
 
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
-    public init(settings: MQTTSettings, control: any RingControl,
+    public init(settings: MQTTSettings, control: any RingControl, sourceTopics: [String] = [],
+                onSource: (@Sendable (Int, [UInt8]) -> Void)? = nil,
                 log: @escaping @Sendable (String) -> Void = { StandardError.write("ledring mqtt: " + $0 + "\n") }) {
         self.settings = settings
         self.control = control
         self.topics = MQTTTopics(settings: settings)
+        self.sourceTopics = sourceTopics
+        self.onSource = onSource
         self.log = log
     }
 
@@ -124,7 +131,9 @@ public final class MQTTBridge: Sendable {
             $0.online = true
             $0.subscribed = false
         }
-        subscribe(topics.subscriptions)
+        var filters = topics.subscriptions
+        for filter in sourceTopics where !filters.contains(filter) { filters.append(filter) }
+        subscribe(filters)
         _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
         if settings.discovery {
             let snapshot = control.snapshot()
@@ -184,6 +193,16 @@ public final class MQTTBridge: Sendable {
     /// every topic the bridge subscribes to is a command, and a retained command would be
     /// replayed on every connect (a retained `reset` wiping the restored state after each restart).
     func received(topic: String, payload: [UInt8], retained: Bool = false) {
+        // Data for sources comes first, retained or not (a retained value is the latest one);
+        // a topic that is also a command topic of ours then goes on as a command.
+        if let onSource {
+            var taken = false
+            for (index, filter) in sourceTopics.enumerated() where MQTTTopics.matches(filter: filter, topic: topic) {
+                onSource(index, payload)
+                taken = true
+            }
+            if taken && !topics.subscriptions.contains(where: { MQTTTopics.matches(filter: $0, topic: topic) }) { return }
+        }
         if retained {
             complain("ignored a retained message on \(LogText.escaped(topic)): commands act only when sent live; "
                      + "publish them without retain, and clear this one with an empty retained message")

@@ -44,6 +44,21 @@ public struct MQTTTopics: Sendable {
         }
     }
 
+    /// Whether `topic` matches the subscription `filter` (MQTT 3.1.1, 4.7): `+` stands for one
+    /// whole level, a final `#` for any number of levels (the parent's too), and a wildcard at
+    /// the start never matches a topic beginning with `$` (the broker's own).
+    public static func matches(filter: String, topic: String) -> Bool {
+        let f = filter.split(separator: "/", omittingEmptySubsequences: false)
+        let t = topic.split(separator: "/", omittingEmptySubsequences: false)
+        if topic.hasPrefix("$"), let first = f.first, first == "+" || first == "#" { return false }
+        for (i, level) in f.enumerated() {
+            if level == "#" { return i == f.count - 1 }
+            guard i < t.count else { return false }
+            if level != "+" && level != t[i] { return false }
+        }
+        return f.count == t.count
+    }
+
     /// Whether `topic` came in under the group prefix (where other devices' rings are expected).
     public func isGroup(_ topic: String) -> Bool {
         guard let group else { return false }
