@@ -224,5 +224,36 @@ import Testing
         try broker.publish("octoPrint/progress/printing", #"{"progress": 100}"#)
         #expect(daemon.waitUntil { ring().map { !$0.spinning && $0.target == 1 } == true }, "\(String(describing: ring()))")
     }
+
+    /// A reload that moves an MQTT source to another place in `sources` (same topic, a file
+    /// source put before it) must feed the ring the new config names, not the one at its old index.
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aReloadThatMovesASourceFeedsTheRightRing() throws {
+        let broker = try MosquittoBroker()
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        func write(_ sources: String) throws {
+            try #"""
+            {"rings": [{"name": "a", "leds": 8}, {"name": "b", "leds": 8}], "sources": \#(sources),
+             "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
+             "mqtt": {"host": "127.0.0.1", "port": \#(broker.port), "device": "e2e", "discovery": false,
+                      "reconnectMin": 1, "reconnectMax": 2, "keepalive": 5}}
+            """#.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write(#"[{"ring": "a", "mqtt": "lab/level"}]"#)
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "\(daemon.stderr)")
+        try broker.publish("lab/level", "0.25")
+        #expect(daemon.waitUntil { (try? daemon.rings()["a"]?.target) == 0.25 }, "\(daemon.stderr)")
+        try write(#"[{"ring": "a", "file": "\#(directory)/absent", "every": 60}, {"ring": "b", "mqtt": "lab/level"}]"#)
+        daemon.send(SIGHUP)
+        #expect(daemon.waitUntil { daemon.stderr.contains("reloaded") })
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "\(daemon.stderr)")
+        try broker.publish("lab/level", "0.75")
+        #expect(daemon.waitUntil { (try? daemon.rings()["b"]?.target) == 0.75 }, "\(daemon.stderr)")
+        #expect(try daemon.rings()["a"]?.target == 0.25, "the message went to the source now at its old index")
+    }
 }
 

@@ -25,6 +25,8 @@ final class NetworkFrontEnds {
     private(set) var mqtt: MQTTBridge?
     /// The config's MQTT sources: each topic filter and its index in `sources`.
     private(set) var mqttSources: [(index: Int, topic: String)] = []
+    /// The MQTT sources the running bridge was started with (its messages carry these indices).
+    private var bridgeSources: [(index: Int, topic: String)] = []
 
     /// Nothing running yet.
     init(remote: DaemonRemote) {
@@ -111,7 +113,11 @@ final class NetworkFrontEnds {
                 }
             }
         }
-        if mqtt?.settings != mqttSettings || (ringsChanged && mqtt != nil) || mqtt?.sourceTopics != mqttSources.map({ $0.topic }) {
+        // The bridge maps each message to a source's index: a reload that moves a source (even
+        // with the same topics) needs a bridge with the new indices.
+        let sourcesMoved = bridgeSources.count != mqttSources.count
+            || zip(bridgeSources, mqttSources).contains { $0.index != $1.index || $0.topic != $1.topic }
+        if mqtt?.settings != mqttSettings || (ringsChanged && mqtt != nil) || sourcesMoved {
             stopMQTT()
             if let mqttSettings {
                 do throws(CommandError) { mqtt = try startMQTT(mqttSettings) } catch {
@@ -143,6 +149,7 @@ final class NetworkFrontEnds {
 
     private func startMQTT(_ settings: MQTTSettings) throws(CommandError) -> MQTTBridge {
         let indices = mqttSources.map { $0.index }
+        bridgeSources = mqttSources
         let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
                                 onSource: { [remote] k, payload in remote.queueSource(indices[k], payload) },
                                 log: { Log.info("mqtt: " + $0) })
