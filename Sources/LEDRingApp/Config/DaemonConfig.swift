@@ -200,11 +200,7 @@ struct DaemonConfig: Sendable {
         }
         if let value = members["sources"] {
             config.sources = SourceConfig.readAll(value, at: "sources", ringNames: ringNames,
-                                                  looks: layout.looks.map { $0.name }, into: &reader)
-            if members["mqtt"] == nil, case .array(let items) = value,
-               let i = items.firstIndex(where: { if case .object(let o) = $0 { return o["mqtt"] != nil } else { return false } }) {
-                reader.report("sources[\(i)].mqtt", "needs the \"mqtt\" section: the broker to subscribe on (its host and port)")
-            }
+                                                  looks: layout.looks.map { $0.name }, broker: members["mqtt"] != nil, into: &reader)
         }
         self = config
     }

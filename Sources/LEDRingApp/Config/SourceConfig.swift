@@ -37,19 +37,20 @@ struct SourceConfig: Equatable, Sendable {
 
     static let keys = ["ring", "file", "mqtt", "every", "value", "state", "looks", "range", "stale", "whenStale", "command"]
 
-    /// Reads `sources` (an array), checking each entry's ring and look against the config's.
-    static func readAll(_ value: JSONValue, at path: String, ringNames: [String], looks: [String],
+    /// Reads `sources` (an array), checking each entry's ring and look against the config's;
+    /// `broker` says whether the config has an `mqtt` section for MQTT sources to subscribe on.
+    static func readAll(_ value: JSONValue, at path: String, ringNames: [String], looks: [String], broker: Bool,
                         into reader: inout ConfigReader) -> [SourceConfig] {
         guard case .array(let items) = value else {
             reader.report(path, "must be a list of sources, e.g. [{\"ring\": \"batt\", \"file\": \"/sys/class/power_supply/BAT0/capacity\", \"every\": 60}]")
             return []
         }
         return items.enumerated().compactMap { i, item in
-            read(item, at: ConfigReader.join(path, index: i), ringNames: ringNames, looks: looks, into: &reader)
+            read(item, at: ConfigReader.join(path, index: i), ringNames: ringNames, looks: looks, broker: broker, into: &reader)
         }
     }
 
-    static func read(_ value: JSONValue, at path: String, ringNames: [String], looks: [String],
+    static func read(_ value: JSONValue, at path: String, ringNames: [String], looks: [String], broker: Bool,
                      into reader: inout ConfigReader) -> SourceConfig? {
         guard let m = reader.object(value, at: path, known: keys) else { return nil }
         let before = reader.problems.count
@@ -75,6 +76,9 @@ struct SourceConfig: Equatable, Sendable {
         if let topic, !SourceConfig.isTopicFilter(topic) {
             reader.report(ConfigReader.join(path, "mqtt"),
                           "must be an MQTT topic filter: levels split by /, + for one whole level, # only as the last level, e.g. \"octoPrint/event/#\"; got \"\(topic)\"")
+        }
+        if m["mqtt"] != nil && !broker {
+            reader.report(ConfigReader.join(path, "mqtt"), "needs the \"mqtt\" section: the broker to subscribe on (its host and port)")
         }
         if m["mqtt"] != nil && m["every"] != nil {
             reader.report(ConfigReader.join(path, "every"), "applies to file sources; an MQTT source takes each message as it comes")
