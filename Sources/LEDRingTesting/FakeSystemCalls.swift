@@ -63,6 +63,12 @@ public final class FakeSystemCalls: SystemCalls {
         case setSignalAction
         /// `sigprocmask(2)`.
         case unblockSignals
+        /// `posix_spawnp(3)`.
+        case spawn
+        /// `waitpid(2)`.
+        case reap
+        /// `kill(2)` of a process group.
+        case signalGroup
     }
 
     /// One recorded call with its arguments.
@@ -123,6 +129,12 @@ public final class FakeSystemCalls: SystemCalls {
         case setSignalAction(signal: Int32)
         /// `sigprocmask(SIG_UNBLOCK, signals)`.
         case unblockSignals(signals: [Int32])
+        /// `posix_spawnp(argv)` with its output descriptors.
+        case spawn(argv: [String], stdout: Int32, stderr: Int32)
+        /// `waitpid(pid, WNOHANG)`.
+        case reap(pid: Int32)
+        /// `kill(-group, signal)`.
+        case signalGroup(group: Int32, signal: Int32)
 
         /// Which syscall this was.
         public var syscall: Syscall {
@@ -155,6 +167,9 @@ public final class FakeSystemCalls: SystemCalls {
             case .mkdir: return .mkdir
             case .setSignalAction: return .setSignalAction
             case .unblockSignals: return .unblockSignals
+            case .spawn: return .spawn
+            case .reap: return .reap
+            case .signalGroup: return .signalGroup
             }
         }
     }
@@ -221,6 +236,31 @@ public final class FakeSystemCalls: SystemCalls {
         var fileMask: UInt32 = 0o022
         var signalActions: [Int32: String] = [:]
         var unblocked: Set<Int32> = []
+        var programs: [String: FakeProgram] = [:]
+        /// Children spawned and not reaped yet: what they end with and how many reaps they
+        /// still answer "running" to.
+        var children: [Int32: (status: ChildStatus, running: Int)] = [:]
+        var nextPID: Int32 = 4000
+    }
+
+    /// A program the fake kernel can run: what it prints and how it ends. It writes its output
+    /// at once; `runs` reaps see it still running before its end is reported.
+    public struct FakeProgram: Sendable {
+        public var stdout: [UInt8]
+        public var stderr: [UInt8]
+        public var status: ChildStatus
+        public var runs: Int
+        public init(stdout: String = "", stderr: String = "", status: ChildStatus = .exited(0), runs: Int = 0) {
+            self.stdout = Array(stdout.utf8)
+            self.stderr = Array(stderr.utf8)
+            self.status = status
+            self.runs = runs
+        }
+    }
+
+    /// Makes `name` (argv[0] as given) a program `spawn` can run; others are `ENOENT`.
+    public func addProgram(_ name: String, _ program: FakeProgram) {
+        state.withLock { $0.programs[name] = program }
     }
 
     private let state = Mutex(State())
@@ -963,6 +1003,49 @@ public final class FakeSystemCalls: SystemCalls {
         state.withLock { state in
             defer { state.fileMask = mask & 0o777 }
             return state.fileMask
+        }
+    }
+
+    /// Fake `posix_spawnp(3)`: a program added with `addProgram` writes its output into the pipes
+    /// behind `stdout` and `stderr` and ends (the parent's copies of the write ends are then the
+    /// last, as after a real child exits); any other name is `ENOENT`, as glibc reports a failed
+    /// `exec`.
+    public func spawn(_ argv: [String], stdout: Int32, stderr: Int32) throws(Errno) -> Int32 {
+        try state.withLock { (state) throws(Errno) -> Int32 in
+            try begin(.spawn(argv: argv, stdout: stdout, stderr: stderr), path: nil, in: &state)
+            guard let name = argv.first, let program = state.programs[name] else { throw Errno.noSuchFileOrDirectory }
+            for (fd, bytes) in [(stdout, program.stdout), (stderr, program.stderr)] {
+                guard let end = state.endpoints[fd], end.kind == .pipeWrite, let reader = end.peer else { throw Errno(rawValue: EBADF) }
+                state.endpoints[reader]?.incoming += bytes
+            }
+            let pid = state.nextPID
+            state.nextPID += 1
+            state.children[pid] = (program.status, program.runs)
+            return pid
+        }
+    }
+
+    /// Fake `waitpid(pid, WNOHANG)`: nil while the program still "runs", then its end, once;
+    /// a pid that is not an unreaped child is `ECHILD`.
+    public func reap(_ pid: Int32) throws(Errno) -> ChildStatus? {
+        try state.withLock { (state) throws(Errno) -> ChildStatus? in
+            try begin(.reap(pid: pid), path: nil, in: &state)
+            guard let child = state.children[pid] else { throw Errno(rawValue: ECHILD) }
+            if child.running > 0 {
+                state.children[pid]?.running -= 1
+                return nil
+            }
+            state.children[pid] = nil
+            return child.status
+        }
+    }
+
+    /// Fake `kill(-group, signal)`: a running child ends with the signal; no such group is `ESRCH`.
+    public func signalGroup(_ group: Int32, _ signal: Int32) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.signalGroup(group: group, signal: signal), path: nil, in: &state)
+            guard state.children[group] != nil else { throw Errno(rawValue: ESRCH) }
+            if signal != 0 { state.children[group] = (.signalled(signal), 0) }
         }
     }
 }

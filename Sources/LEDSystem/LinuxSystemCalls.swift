@@ -285,4 +285,52 @@ public final class LinuxSystemCalls: SystemCalls {
     public func setFileCreationMask(_ mask: UInt32) -> UInt32 {
         UInt32(umask(mode_t(mask)))
     }
+
+    /// `posix_spawnp(3)`, set up as the protocol says. The child's signal dispositions are reset
+    /// because an ignored signal survives `exec` (the daemon ignores SIGPIPE, and a command
+    /// writing into a closed pipe must die of it as from a shell); its mask is emptied because a
+    /// mask survives too.
+    public func spawn(_ argv: [String], stdout: Int32, stderr: Int32) throws(Errno) -> Int32 {
+        guard let program = argv.first, !program.isEmpty else { throw Errno.invalidArgument }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        var child: pid_t = 0
+        let result = posix_spawnp(&child, program, &actions, &attributes, &arguments, environ)
+        if result != 0 { throw Errno(rawValue: result) }
+        return child
+    }
+
+    /// `waitpid(pid, WNOHANG)`.
+    public func reap(_ pid: Int32) throws(Errno) -> ChildStatus? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result < 0 { throw Errno.current }
+        if result == 0 { return nil }
+        // <bits/waitstatus.h>: the low 7 bits are the signal (0: exited), bits 8-15 the exit status.
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+
+    /// `kill(-group, signal)`.
+    public func signalGroup(_ group: Int32, _ signal: Int32) throws(Errno) {
+        guard group > 0 else { throw Errno.invalidArgument }
+        if kill(-group, signal) < 0 { throw Errno.current }
+    }
 }

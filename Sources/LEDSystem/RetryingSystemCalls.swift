@@ -169,4 +169,16 @@ public final class RetryingSystemCalls: SystemCalls {
     public func setFileCreationMask(_ mask: UInt32) -> UInt32 {
         base.setFileCreationMask(mask)
     }
+    /// `posix_spawnp(3)` (it does not fail with `EINTR`: glibc's clone and exec wait are not interrupted).
+    public func spawn(_ argv: [String], stdout: Int32, stderr: Int32) throws(Errno) -> Int32 {
+        try retrying { () throws(Errno) in try base.spawn(argv, stdout: stdout, stderr: stderr) }
+    }
+    /// `waitpid(2)` with `WNOHANG`, retried on `EINTR`.
+    public func reap(_ pid: Int32) throws(Errno) -> ChildStatus? {
+        try retrying { () throws(Errno) in try base.reap(pid) }
+    }
+    /// `kill(2)`, retried on `EINTR`.
+    public func signalGroup(_ group: Int32, _ signal: Int32) throws(Errno) {
+        try retrying { () throws(Errno) in try base.signalGroup(group, signal) }
+    }
 }

@@ -72,6 +72,16 @@ public protocol SystemCalls: AnyObject, Sendable {
     func unblockSignals(_ signals: [Int32]) throws(Errno)
     /// `umask(2)`: sets the mask, returns the previous one (it cannot fail).
     func setFileCreationMask(_ mask: UInt32) -> UInt32
+    /// `posix_spawnp(3)` of `argv` (the program found on `PATH` unless it has a `/`; no shell) in
+    /// a process group of its own, with standard input from `/dev/null`, standard output and
+    /// error onto `stdout` and `stderr`, every signal's action default and none blocked; returns
+    /// its process id. A program that cannot be run fails here (glibc reports the child's `exec`
+    /// error as the call's result).
+    func spawn(_ argv: [String], stdout: Int32, stderr: Int32) throws(Errno) -> Int32
+    /// `waitpid(pid, WNOHANG)`: nil while the child runs, else how it ended (it is then reaped).
+    func reap(_ pid: Int32) throws(Errno) -> ChildStatus?
+    /// `kill(-group, signal)`: signals every process of a process group `spawn` made.
+    func signalGroup(_ group: Int32, _ signal: Int32) throws(Errno)
 
     // Helpers built on the calls above, each implemented once in an extension and never by a
     // conformer. They are requirements, not only extension methods, because Embedded Swift (6.3)
@@ -93,6 +103,14 @@ public protocol SystemCalls: AnyObject, Sendable {
     func sendAll(_ fd: Int32, _ bytes: [UInt8], timeout: Int32) throws(Errno)
     /// A connected Unix stream socket (see the extension).
     func connectUnix(_ path: String) throws(Errno) -> Int32
+}
+
+/// How a child process ended, from `waitpid`'s status.
+public enum ChildStatus: Equatable, Sendable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case signalled(Int32)
 }
 
 /// What a signal does, for `setSignalAction`.

@@ -334,6 +334,37 @@ import LEDRingNetTesting
         #expect(daemon.waitUntil { (try? daemon.rings()["tank"]).map { !$0.spinning && $0.target == 0.6 } == true }, "\(daemon.stderr)")
     }
 
+    /// A command source feeds its ring from what the program prints; junk and a failing
+    /// program change nothing and are said once each, with the program's own words; quiet for
+    /// `stale` seconds is the spinner, and the next good run brings the value back.
+    @Test func aCommandSourceFeedsARing() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let file = directory + "/used"
+        try "30\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let config = directory + "/config.json"
+        try """
+        {"rings": [{"name": "disk", "leds": 16}],
+         "sources": [{"ring": "disk", "command": ["sh", "-c", "cat \(file)"], "every": 0.2, "range": [0, 100], "stale": 1.5}],
+         "output": {"driver": "apa102-spi", "dumpWire": "\(directory)/wire.bin"}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        defer { daemon.cleanUp() }
+        func disk() -> (shown: Double, target: Double, spinning: Bool)? { (try? daemon.rings())?["disk"] }
+        #expect(daemon.waitUntil { disk()?.target == 0.3 }, "\(daemon.stderr)")
+        try "no numbers here".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(daemon.waitUntil { daemon.stderr.contains("source command sh -c cat \(file) (ring disk): has no number in it") }, "\(daemon.stderr)")
+        #expect(disk()?.target == 0.3)
+        try FileManager.default.removeItem(atPath: file)
+        #expect(daemon.waitUntil { daemon.stderr.contains("(ring disk): exited with status 1: cat: \(file): No such file or directory") },
+                "\(daemon.stderr)")
+        #expect(daemon.waitUntil { disk()?.spinning == true }, "\(daemon.stderr)")
+        let said = daemon.stderr.components(separatedBy: "exited with status 1").count - 1
+        #expect(said == 1, "a failure repeated every 0.2 s is said once, not \(said) times")
+        try "80".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(daemon.waitUntil { disk().map { !$0.spinning && $0.target == 0.8 } == true }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("source command sh -c cat \(file): values again"))
+    }
+
     @Test func standardInputTakesTheSameRequests() throws {
         let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "WIRE", "--stdin"].map {
             $0 == "WIRE" ? "/dev/null" : $0

@@ -15,6 +15,7 @@ import Testing
         fake.addFile("/d/entry", "x")
         fake.addDevice("/dev/spidev0.0")
         fake.addGPIOChip("/dev/gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)
+        fake.addProgram("true", .init())
         return fake
     }
 
@@ -69,6 +70,11 @@ import Testing
         case .mkdir: try seam.mkdir("/made", mode: 0o755)
         case .setSignalAction: try seam.setSignalAction(SIGUSR1, .ignore)
         case .unblockSignals: try seam.unblockSignals([SIGUSR1])
+        case .spawn, .reap, .signalGroup:
+            let (_, out) = try seam.pipe(flags: O_CLOEXEC)
+            let pid = try seam.spawn(["true"], stdout: out, stderr: out)
+            if syscall == .reap { _ = try seam.reap(pid) }
+            if syscall == .signalGroup { try seam.signalGroup(pid, SIGTERM) }
         }
     }
 

@@ -16,12 +16,17 @@ import Testing
         let config = try DaemonConfig.parse(Array(("{" + Self.rings + #"""
         , "looks": {"lost": {"gradient": "#808080"}},
           "sources": [{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity", "every": "1m", "range": [0, 100]},
-                      {"ring": "print", "file": "/run/print.json", "value": "/job/progress", "stale": 120, "whenStale": "lost"}]}
+                      {"ring": "print", "file": "/run/print.json", "value": "/job/progress", "stale": 120, "whenStale": "lost"},
+                      {"ring": "batt", "command": ["df", "--output=pcent", "/"], "every": "5m", "timeout": 30}]}
         """#).utf8))
         #expect(config.sources == [
             SourceConfig(ring: "batt", file: "/sys/class/power_supply/BAT0/capacity", every: 60, range: ValueRange(min: 0, max: 100)),
             SourceConfig(ring: "print", file: "/run/print.json", value: "/job/progress", stale: 120, staleLook: "lost"),
+            SourceConfig(ring: "batt", command: ["df", "--output=pcent", "/"], every: 300, timeout: 30),
         ])
+        #expect(config.sources[2].commandTimeout == 30 && config.sources[2].label == "command df --output=pcent /")
+        #expect(SourceConfig(ring: "batt", command: ["x"], every: 2).commandTimeout == 2, "never past the next run")
+        #expect(SourceConfig(ring: "batt", command: ["x"], every: 60).commandTimeout == 10)
     }
 
     @Test(arguments: [
@@ -35,12 +40,19 @@ import Testing
         (#"{"ring": "batt", "file": "/x", "range": [5, 1]}"#, "sources[0].range: must be [min, max] with min below max"),
         (#"{"ring": "batt", "file": "/x", "stale": 60, "whenStale": "gone"}"#, "sources[0].whenStale: must be \"spin\" or a look"),
         (#"{"ring": "batt", "file": "/x", "whenStale": "spin"}"#, "sources[0].whenStale: needs \"stale\""),
-        (#"{"ring": "batt", "command": ["cat", "/x"]}"#, "sources[0].command: command sources are not in this version yet"),
+        (#"{"ring": "batt", "command": "cat /x"}"#, "sources[0].command: must be the program and its arguments as a list of strings"),
+        (#"{"ring": "batt", "command": []}"#, "sources[0].command: must be the program and its arguments"),
+        (#"{"ring": "batt", "command": ["cat", 5]}"#, "sources[0].command[1]: must be a string"),
+        (#"{"ring": "batt", "command": [""]}"#, "sources[0].command[0]: names no program"),
+        (#"{"ring": "batt", "command": ["bin/level"]}"#, "sources[0].command[0]: must be a program on PATH"),
+        (#"{"ring": "batt", "command": ["cat"], "file": "/x"}"#, "sources[0]: gives \"file\" and \"command\""),
+        (#"{"ring": "batt", "command": ["cat"], "every": 5, "timeout": 6}"#, "sources[0].timeout: must not be longer than \"every\" (5s)"),
+        (#"{"ring": "batt", "file": "/x", "timeout": 1}"#, "sources[0].timeout: applies to command sources"),
         (#"{"ring": "batt", "mqtt": "a/b"}"#, "sources[0].mqtt: needs the \"mqtt\" section"),
         (#"{"ring": "batt", "mqtt": "a/#/b"}"#, "sources[0].mqtt: must be an MQTT topic filter"),
         (#"{"ring": "batt", "mqtt": "a/b+"}"#, "sources[0].mqtt: must be an MQTT topic filter"),
-        (#"{"ring": "batt", "mqtt": "a/b", "file": "/x"}"#, "sources[0]: gives both \"file\" and \"mqtt\""),
-        (#"{"ring": "batt", "mqtt": "a/b", "every": 5}"#, "sources[0].every: applies to file sources"),
+        (#"{"ring": "batt", "mqtt": "a/b", "file": "/x"}"#, "sources[0]: gives \"file\" and \"mqtt\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "every": 5}"#, "sources[0].every: applies to file and command sources"),
         (#"{"ring": "batt", "mqtt": "a/b", "state": "/s"}"#, "sources[0].state: needs \"looks\""),
         (#"{"ring": "batt", "mqtt": "a/b", "looks": {"x": "lost"}}"#, "sources[0].looks: needs \"state\""),
         (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "looks": {"x": "gone"}}"#, "sources[0].looks.x: no look called \"gone\""),

@@ -4,16 +4,20 @@ import RingRender
 
 /// One entry of the config's `sources`: where a ring's value comes from without anyone sending
 /// it: a file read every so often (`{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity",
-/// "every": 60}`) or an MQTT topic on the `mqtt` section's broker (`{"ring": "print", "mqtt":
-/// "octoPrint/progress/printing", "value": "/progress"}`). Commands are refused with a note until
-/// they come.
+/// "every": 60}`), a command run every so often (`{"ring": "disk", "command": ["df", "--output=pcent",
+/// "/"], "every": "5m"}`) or an MQTT topic on the `mqtt` section's broker (`{"ring": "print",
+/// "mqtt": "octoPrint/progress/printing", "value": "/progress"}`).
 struct SourceConfig: Equatable, Sendable {
     /// The ring it feeds.
     var ring: String
     /// The file read, for a file source.
     var file: String?
-    /// Seconds between reads of a file (0.1 s … a day; default 10 s).
+    /// The program and its arguments (no shell), for a command source.
+    var command: [String]?
+    /// Seconds between reads of a file or runs of a command (0.1 s … a day; default 10 s).
     var every = 10.0
+    /// Seconds a command may run before it is stopped; nil: `every` or 10 s, whichever is less.
+    var timeout: Double?
     /// A JSON Pointer (RFC 6901) to the number in a JSON file; nil: the first number in the text.
     var value: String?
     /// The input's own scale, mapped onto one lap; nil: the number is sent as `set` takes it (laps,
@@ -31,11 +35,15 @@ struct SourceConfig: Equatable, Sendable {
     var looks: [String: String] = [:]
 
     /// How the log names it.
-    var label: String { file ?? "mqtt \(mqtt ?? "")" }
+    var label: String { file ?? command.map { "command " + $0.joined(separator: " ") } ?? "mqtt \(mqtt ?? "")" }
+    /// How long a command may run: never past its next run.
+    var commandTimeout: Double { timeout ?? Swift.min(every, 10) }
+    /// Whether it is read on a schedule (a file or a command), not handed messages.
+    var isPolled: Bool { file != nil || command != nil }
     /// Whether it reads a number (else only a state): unless it says only `state`.
     var readsValue: Bool { value != nil || state == nil }
 
-    static let keys = ["ring", "file", "mqtt", "every", "value", "state", "looks", "range", "stale", "whenStale", "command"]
+    static let keys = ["ring", "file", "mqtt", "every", "value", "state", "looks", "range", "stale", "whenStale", "command", "timeout"]
 
     /// Reads `sources` (an array), checking each entry's ring and look against the config's;
     /// `broker` says whether the config has an `mqtt` section for MQTT sources to subscribe on.
@@ -54,10 +62,6 @@ struct SourceConfig: Equatable, Sendable {
                      into reader: inout ConfigReader) -> SourceConfig? {
         guard let m = reader.object(value, at: path, known: keys) else { return nil }
         let before = reader.problems.count
-        if m["command"] != nil {
-            reader.report(ConfigReader.join(path, "command"),
-                          "command sources are not in this version yet; read a file (\"file\": PATH) or an MQTT topic, or pipe numbers into `ledring feed RING`")
-        }
         let ring = reader.string(m["ring"], at: ConfigReader.join(path, "ring"))
         if m["ring"] == nil {
             reader.report(path, "says no \"ring\"; name the ring it feeds, e.g. \"ring\": \"\(ringNames.first ?? "batt")\"")
@@ -66,10 +70,12 @@ struct SourceConfig: Equatable, Sendable {
         }
         let file = reader.string(m["file"], at: ConfigReader.join(path, "file"))
         let topic = reader.string(m["mqtt"], at: ConfigReader.join(path, "mqtt"))
-        if m["file"] == nil && m["mqtt"] == nil && m["command"] == nil {
-            reader.report(path, "says where the value comes from with \"file\": PATH or \"mqtt\": TOPIC, e.g. \"file\": \"/sys/class/power_supply/BAT0/capacity\"")
-        } else if m["file"] != nil && m["mqtt"] != nil {
-            reader.report(path, "gives both \"file\" and \"mqtt\"; a source reads one of them (write two sources for two)")
+        let command = m["command"].flatMap { SourceConfig.command($0, at: ConfigReader.join(path, "command"), into: &reader) }
+        let given = ["file", "command", "mqtt"].filter { m[$0] != nil }
+        if given.isEmpty {
+            reader.report(path, "says where the value comes from with \"file\": PATH, \"command\": [PROGRAM, ARGS…] or \"mqtt\": TOPIC, e.g. \"file\": \"/sys/class/power_supply/BAT0/capacity\"")
+        } else if given.count > 1 {
+            reader.report(path, "gives \(given.map { "\"\($0)\"" }.joined(separator: " and ")); a source reads one of them (write one source each)")
         } else if let file, !file.hasPrefix("/") {
             reader.report(ConfigReader.join(path, "file"), "must be an absolute path (the service's directory is not yours), got \"\(file)\"")
         }
@@ -81,11 +87,24 @@ struct SourceConfig: Equatable, Sendable {
             reader.report(ConfigReader.join(path, "mqtt"), "needs the \"mqtt\" section: the broker to subscribe on (its host and port)")
         }
         if m["mqtt"] != nil && m["every"] != nil {
-            reader.report(ConfigReader.join(path, "every"), "applies to file sources; an MQTT source takes each message as it comes")
+            reader.report(ConfigReader.join(path, "every"), "applies to file and command sources; an MQTT source takes each message as it comes")
         }
         var source = SourceConfig(ring: ring ?? "", file: file)
         source.mqtt = topic
+        source.command = command
         if let raw = m["every"] { source.every = seconds(raw, "every", at: path, into: &reader) ?? 10 }
+        if let raw = m["timeout"] {
+            if m["command"] == nil {
+                reader.report(ConfigReader.join(path, "timeout"), "applies to command sources: how long a command may run")
+            } else if let timeout = seconds(raw, "timeout", at: path, into: &reader) {
+                if timeout > source.every {
+                    reader.report(ConfigReader.join(path, "timeout"),
+                                  "must not be longer than \"every\" (\(DurationText.format(source.every))): a command still running when the next run is due would be skipped; got \(DurationText.format(timeout))")
+                } else {
+                    source.timeout = timeout
+                }
+            }
+        }
         if let raw = m["stale"] { source.stale = seconds(raw, "stale", at: path, into: &reader) }
         if let pointer = reader.string(m["value"], at: ConfigReader.join(path, "value")) {
             if JSONValue.isPointer(pointer) {
@@ -139,6 +158,35 @@ struct SourceConfig: Equatable, Sendable {
             reader.report(ConfigReader.join(path, "whenStale"), "needs \"stale\": the seconds without a value after which it applies")
         }
         return reader.problems.count == before ? source : nil
+    }
+
+    /// A command: a list of strings, the program first (found on `PATH`, or an absolute path);
+    /// nil after reporting what is wrong.
+    static func command(_ raw: JSONValue, at path: String, into reader: inout ConfigReader) -> [String]? {
+        let example = "e.g. [\"cat\", \"/sys/class/power_supply/BAT0/capacity\"] (no shell: for pipes, [\"sh\", \"-c\", \"…\"])"
+        guard case .array(let items) = raw, !items.isEmpty else {
+            reader.report(path, "must be the program and its arguments as a list of strings, \(example)")
+            return nil
+        }
+        var argv: [String] = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let word) = item, !word.unicodeScalars.contains("\u{0}") else {
+                reader.report(ConfigReader.join(path, index: i), "must be a string without NUL, \(example)")
+                return nil
+            }
+            argv.append(word)
+        }
+        let program = argv[0]
+        if program.isEmpty {
+            reader.report(ConfigReader.join(path, index: 0), "names no program, \(example)")
+            return nil
+        }
+        if program.contains(Character("/")) && !program.hasPrefix("/") {
+            reader.report(ConfigReader.join(path, index: 0),
+                          "must be a program on PATH (\"cat\") or an absolute path (the service's directory is not yours), got \"\(program)\"")
+            return nil
+        }
+        return argv
     }
 
     /// Whether `filter` is an MQTT topic filter (MQTT 3.1.1, 4.7): not empty, no NUL, `+` only as

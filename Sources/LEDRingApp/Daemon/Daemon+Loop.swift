@@ -19,9 +19,10 @@ extension Daemon {
             }
             for request in sources.due(at: now, read: { path throws(BoundedFile.Problem) in
                 try BoundedFile.read(path, limit: SourcePoller.maxBytes, system: system)
-            }, log: { Log.info($0) }) {
+            }, start: { commands.start($0, at: now) }, log: { Log.info($0) }) {
                 apply(request, at: now)
             }
+            commandsEnded(commands.due(at: now), at: now)
             if schedule.frameDue(at: now) { renderFrame(at: now) }
             if let line = persistence.saveIfDue(at: now, { controller.saved(wallOffset: WallClock.seconds() - now) }) { Log.info(line) }
             server.closeIdleClients(at: now)
@@ -33,6 +34,8 @@ extension Daemon {
             if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             let inputStart = fds.count
             for fd in inputs?.pollDescriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let commandStart = fds.count
+            fds += commands.pollEntries
 
             let ready: Int
             do {
@@ -60,9 +63,10 @@ extension Daemon {
             if stdinLines != nil, fds[inputStart - 1].fd == STDIN_FILENO, fds[inputStart - 1].revents != 0 {
                 readStandardInput(at: woke)
             }
+            commandsEnded(commands.handle(Array(fds[commandStart...]), at: woke), at: woke)
             if let inputs {
                 var actions: [InputAction] = []
-                for pfd in fds[inputStart...] where pfd.revents != 0 {
+                for pfd in fds[inputStart..<commandStart] where pfd.revents != 0 {
                     do {
                         actions += try inputs.handleReady(descriptor: pfd.fd)
                     } catch {
@@ -85,7 +89,14 @@ extension Daemon {
         }
         return schedule.pollTimeout(now: now, save: persistence.deadline, retry: output.retryAt,
                                     idleClient: server.nextIdleDeadline, inputs: inputsAt, notice: controller.nextNoticeEnd,
-                                    source: sources.nextDeadline)
+                                    source: [sources.nextDeadline, commands.nextDeadline].compactMap { $0 }.min())
+    }
+
+    /// What the command sources that ended printed, as their rings' requests.
+    func commandsEnded(_ ended: [CommandRuns.Ended], at now: Double) {
+        for run in ended {
+            for request in sources.finished(run.source, run.outcome, at: now, log: { Log.info($0) }) { apply(request, at: now) }
+        }
     }
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
@@ -130,6 +141,7 @@ extension Daemon {
         output.show(session.blank(), at: now)
         power.setPower(false)
         inputs?.release()
+        commands.stopAll()
         server.close(at: now)
         if stateDirty { saveState(at: now) }
         output.close()

@@ -44,8 +44,10 @@ final class Daemon {
     let started: Double
     /// When frames are due.
     var schedule: DaemonSchedule
-    /// The config's file sources and when each is due.
+    /// The config's sources and when each is due.
     var sources: SourcePoller
+    /// The command sources' programs while they run.
+    let commands: CommandRuns
     /// Whether another frame is wanted.
     var needsFrame: Bool {
         get { schedule.needsFrame }
@@ -110,6 +112,7 @@ final class Daemon {
         started = now
         schedule = DaemonSchedule(fps: options.fps ?? config.fps)
         sources = SourcePoller(sources: config.sources, now: now)
+        commands = CommandRuns(system: system)
         // The command line's brightness over the file's, as the frames have it (FrameSettings).
         let brightness = FrameSettings(config: config, color: options.color, fps: options.fps ?? config.fps).brightness
         controller = Controller(layout: config.layout, brightness: brightness)

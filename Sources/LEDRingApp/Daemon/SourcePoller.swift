@@ -3,8 +3,9 @@ import LEDRingControl
 import LEDSystem
 import RingRender
 
-/// The config's sources in the daemon's loop. A file is read when due; an MQTT message is handed
-/// in as it comes (`received`). What either says becomes requests: a `set` of the ring (only when
+/// The config's sources in the daemon's loop. A file is read when due; a command is started when
+/// due (`start`, the daemon's `CommandRuns`) and what it printed handed in when it ends
+/// (`finished`); an MQTT message is handed in as it comes (`received`). What either says becomes requests: a `set` of the ring (only when
 /// the value changed, so a steady battery neither animates nor writes the state file every
 /// minute) and, for a source with a `state`, the look its state maps to. A source with `stale`
 /// that has had no good message for that long puts its ring in the spinner (or a look) and takes
@@ -14,7 +15,7 @@ import RingRender
 struct SourcePoller {
     struct Entry: Equatable {
         var source: SourceConfig
-        /// When the file is read next; never for an MQTT source.
+        /// When the file is read or the command started next; never for an MQTT source.
         var nextRead: Double
         /// When the last good message came (or the poller started).
         var lastGood: Double
@@ -31,7 +32,7 @@ struct SourcePoller {
 
     /// The sources; files are due at once.
     init(sources: [SourceConfig], now: Double) {
-        entries = sources.map { Entry(source: $0, nextRead: $0.file == nil ? .infinity : now, lastGood: now) }
+        entries = sources.map { Entry(source: $0, nextRead: $0.isPolled ? now : .infinity, lastGood: now) }
     }
 
     /// The poller for a reloaded config's `sources`: a source that did not change keeps its
@@ -53,16 +54,22 @@ struct SourcePoller {
         return deadlines.filter { $0 < Double.infinity }.min()
     }
 
-    /// Reads the files due at `now`, notes the sources gone stale, and returns the requests to
-    /// apply, in order; `log` hears each new problem and each change of staleness.
-    mutating func due(at now: Double, read: (String) throws(BoundedFile.Problem) -> [UInt8], log: (String) -> Void) -> [Request] {
+    /// Reads the files due at `now`, starts the commands due (`start` answers a problem when one
+    /// cannot be started), notes the sources gone stale, and returns the requests to apply, in
+    /// order; `log` hears each new problem and each change of staleness.
+    mutating func due(at now: Double, read: (String) throws(BoundedFile.Problem) -> [UInt8],
+                      start: (SourceConfig) -> SourceProblem? = { _ in nil }, log: (String) -> Void) -> [Request] {
         var requests: [Request] = []
         for i in entries.indices {
-            guard let file = entries[i].source.file, entries[i].nextRead <= now else { continue }
+            guard entries[i].source.isPolled, entries[i].nextRead <= now else { continue }
             // Keep the cadence; after a long stall, one read, not a burst to catch up.
             let every = entries[i].source.every
             entries[i].nextRead = Swift.max(entries[i].nextRead + every, now)
             if entries[i].nextRead == now { entries[i].nextRead = now + every }
+            guard let file = entries[i].source.file else {
+                if let problem = start(entries[i].source) { complain(problem, entry: i, log: log) }
+                continue
+            }
             do throws(SourceProblem) {
                 requests += try take(try SourcePoller.bytes(of: file, read), entry: i, at: now, log: log)
             } catch {
@@ -70,6 +77,19 @@ struct SourcePoller {
             }
         }
         return requests + staleness(at: now, log: log)
+    }
+
+    /// A command source's run ended: what it printed, or why it gave nothing. A source no longer
+    /// in the config (a reload dropped it while it ran) is ignored.
+    mutating func finished(_ source: SourceConfig, _ outcome: Result<[UInt8], SourceProblem>, at now: Double,
+                           log: (String) -> Void) -> [Request] {
+        guard let i = entries.firstIndex(where: { $0.source == source }) else { return [] }
+        do throws(SourceProblem) {
+            return try take(try outcome.get(), entry: i, at: now, log: log)
+        } catch {
+            complain(error, entry: i, log: log)
+            return []
+        }
     }
 
     /// An MQTT message for source `index` (its position in the config's `sources`).
@@ -100,7 +120,7 @@ struct SourcePoller {
         }
         if let update = reading.value, update != entries[i].lastSent {
             entries[i].lastSent = update
-            let duration = source.file == nil ? 0.5 : Swift.min(0.5, source.every / 2)
+            let duration = source.isPolled ? Swift.min(0.5, source.every / 2) : 0.5
             requests.append(.set(values: [update], duration: duration, curve: .easeInOut))
         }
         if let state = reading.state, let look = source.looks[state], look != entries[i].lastLook {

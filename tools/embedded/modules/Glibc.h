@@ -19,6 +19,7 @@
 #include <sys/types.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 
