@@ -14,6 +14,7 @@ import Testing
                 #expect(fake.signalAction(signo) == "handler, restart")
             }
             #expect(fake.signalAction(SIGPIPE) == "ignore")
+            #expect(fake.signalAction(SIGCHLD) == "default", "an ignored SIGCHLD inherited from the parent would lose exit statuses")
             #expect(fake.unblockedSignals == [SIGTERM, SIGINT, SIGHUP])
             #expect(pipe.drain() == [])
         }

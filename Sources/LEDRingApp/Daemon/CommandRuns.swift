@@ -25,7 +25,13 @@ final class CommandRuns {
         var killed = false
         /// Both pipes closed but not reaped yet: when to look again.
         var reapAt: Double?
-        var status: ChildStatus?
+        var status: Ending?
+    }
+
+    /// How a run ended: as `waitpid` said, or lost (reaped by someone else).
+    enum Ending: Equatable {
+        case child(ChildStatus)
+        case lost
     }
 
     /// A run that ended, with what its source gets.
@@ -187,12 +193,13 @@ final class CommandRuns {
     }
 
     /// The child's end if it has one; else when to look again.
-    private func reap(run i: Int, at now: Double) -> ChildStatus? {
+    private func reap(run i: Int, at now: Double) -> Ending? {
         do {
-            if let status = try system.reap(runs[i].pid) { return status }
+            if let status = try system.reap(runs[i].pid) { return .child(status) }
         } catch {
-            // ECHILD: someone else reaped it (nothing in ledring does); count it as gone.
-            return .signalled(0)
+            // ECHILD: the kernel reaped it (SIGCHLD ignored; SignalPipe prevents that in the
+            // daemon); it is gone, its status lost.
+            return .lost
         }
         runs[i].reapAt = now + CommandRuns.reapInterval
         return nil
@@ -212,15 +219,15 @@ final class CommandRuns {
             return .failure(.init("ran past its \(limit) time limit and was stopped; make it quicker or raise \"timeout\" (at most \"every\")"))
         }
         switch run.status {
-        case .exited(0)?:
+        case .child(.exited(0))?:
             if run.overflowed { return .failure(.init("printed over \(SourcePoller.maxBytes / 1024) KiB; print only the value")) }
             return .success(run.printed)
-        case .exited(let code)?:
+        case .child(.exited(let code))?:
             return .failure(.init("exited with status \(code)" + (said.isEmpty ? "" : ": \(said)")))
-        case .signalled(let signal)?:
+        case .child(.signalled(let signal))?:
             return .failure(.init("was ended by signal \(signal)" + (said.isEmpty ? "" : ": \(said)")))
-        case nil:
-            return .failure(.init("ended without a status"))
+        case .lost?, nil:
+            return .failure(.init("ended, but its exit status was lost (is SIGCHLD ignored?)"))
         }
     }
 

@@ -27,7 +27,8 @@ final class SignalPipe {
     private let system: any SystemCalls
 
     /// Creates the pipe and routes SIGTERM, SIGINT and SIGHUP to it; SIGPIPE is ignored so a
-    /// vanished client is an error on the write, not the end of the daemon.
+    /// vanished client is an error on the write, not the end of the daemon; SIGCHLD gets its
+    /// default action back, so command sources' children wait to be reaped.
     init(system: any SystemCalls) throws(SystemError) {
         self.system = system
         do {
@@ -38,6 +39,10 @@ final class SignalPipe {
         signalWriteEnd.store(writeEnd, ordering: .relaxed)
         do throws(Errno) {
             try system.setSignalAction(SIGPIPE, .ignore)
+            // An ignored SIGCHLD survives exec, and with it the kernel reaps children itself
+            // (do_notify_parent in kernel/signal.c), so waitpid on a command source would find
+            // no child and no exit status: the default keeps them for the daemon to reap.
+            try system.setSignalAction(SIGCHLD, .standard)
             for signo in SignalPipe.routed { try system.setSignalAction(signo, .handler(writeSignalNumber, restart: true)) }
             // A parent may start us with these signals blocked (the mask survives exec, and some
             // launchers spawn from threads that block them); blocked, SIGTERM would never arrive.
