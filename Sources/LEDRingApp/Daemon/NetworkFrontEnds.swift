@@ -141,7 +141,7 @@ final class NetworkFrontEnds {
         } catch {
             let code: ExitCode = switch error {
             case .unavailable, .libraryMissing, .cannotListen: .unavailable
-            case .tokenFile: .config
+            case .tokenFile, .secretFile: .config
             }
             throw CommandError(error.description, code: code)
         }
