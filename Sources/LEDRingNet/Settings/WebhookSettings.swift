@@ -57,7 +57,7 @@ public struct WebhookSettings: Equatable, Sendable {
         public func look(for conclusion: String) -> String? {
             if let look = looks[conclusion] { return look }
             switch conclusion {
-            case "success": return nil
+            case "success", "": return nil
             case "neutral", "skipped": return looks["success"]
             default: return looks["failure"]
             }
