@@ -131,6 +131,53 @@ import Testing
         if case .error(let message) = outcome.reply { #expect(message.hasPrefix(expected), "\(message)") } else { Issue.record("accepted \(line)") }
     }
 
+    /// Keyed notifications (an alert each): several over the same rings at the same priority
+    /// coexist; sending one again renews it (keeping its start and order); `notify clear KEY`
+    /// ends that one only, and ending one that is not there is no error and changes nothing.
+    @Test func keyedNotificationsLiveUntilTheirKeyIsCleared() throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        try Self.apply(&c, "notify move look failed for 10s priority 5 key a", at: 0)
+        try Self.apply(&c, "notify move color #0000ff for 10s priority 5 key b", at: 1)
+        #expect(c.notices.map { $0.notice.key } == ["a", "b"], "same rings and priority, different keys: both stay")
+        #expect(c.notice(for: 0, at: 2)?.notice.key == "b", "of equal priority the later shows")
+        // Re-sent at 8: lasts 10 s from then, keeps its place and its effect's start.
+        try Self.apply(&c, "notify move look failed for 10s priority 5 key a", at: 8)
+        #expect(c.notices.count == 2 && c.notices[0].since == 0 && c.notices[0].until == 18 && c.notices[0].sequence == 1)
+        #expect(c.notice(for: 0, at: 9)?.notice.key == "b")
+        // A keyless one replaces no keyed one, and keyed ones replace no keyless one.
+        try Self.apply(&c, "notify move look passed for 30s priority 5", at: 9)
+        try Self.apply(&c, "notify move look failed for 30s priority 5 key c", at: 9)
+        #expect(c.notices.count == 4)
+        let end = c.apply(try Request.parse("notify clear b"), at: 9.5, status: { fatalError() })
+        #expect(end.changed && c.notices.map { $0.notice.key } == ["a", nil, "c"])
+        let again = c.apply(.endNotice(key: "b"), at: 9.6, status: { fatalError() })
+        #expect(again.reply.ok && !again.changed, "ending one that is not showing is fine and changes nothing")
+        #expect(c.notice(for: 0, at: 10)?.notice.key == "c")
+        // The key travels through the socket's JSON and the state file.
+        #expect(try Request.parse(Request.notify(c.notices[2].notice).jsonLine) == .notify(c.notices[2].notice))
+        #expect(try Request.parse(#"{"verb":"notify","clear":true,"key":"a"}"#) == .endNotice(key: "a"))
+        #expect(try Request.parse(Request.endNotice(key: "a").jsonLine) == .endNotice(key: "a"))
+        let saved = c.saved(wallOffset: 1000)
+        #expect(try SavedState(json: saved.json) == saved)
+        var restarted = Controller(layout: try Self.layout(), brightness: 1)
+        restarted.restore(saved, at: 0, wallOffset: 1010)
+        #expect(restarted.notices.map { $0.notice.key } == ["a", nil, "c"])
+        try Self.apply(&restarted, "notify clear a", at: 1)
+        #expect(restarted.notices.map { $0.notice.key } == [nil, "c"], "after a restart a key still ends its own")
+    }
+
+    @Test func badKeysAreRefused() throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        let long = String(repeating: "k", count: Notice.maxKeyBytes + 1)
+        for request in [Request.endNotice(key: ""), .endNotice(key: long),
+                        .notify(Notice(look: "failed", duration: 5, key: "a\nb"))] {
+            let outcome = c.apply(request, at: 0, status: { fatalError() })
+            guard case .error(let message) = outcome.reply else { Issue.record("accepted \(request)"); continue }
+            #expect(message.hasPrefix("key "), "\(message)")
+        }
+        #expect(c.notices.isEmpty)
+    }
+
     @Test func theFrameComesBackExactly() throws {
         let control = RecordingRingControl(layout: try Self.layout())
         try control.submit(.set(values: [.init(ring: "move", value: 0.4), .init(ring: "stand", value: 0.9)], duration: 3, curve: .linear))

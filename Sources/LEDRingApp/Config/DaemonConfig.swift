@@ -196,7 +196,7 @@ struct DaemonConfig: Sendable {
             config.mqtt = MQTTSettings.read(value, at: "mqtt", into: &reader)
         }
         if let value = members["http"] {
-            config.http = HTTPSettings.read(value, at: "http", into: &reader)
+            config.http = HTTPSettings.read(value, at: "http", ringNames: ringNames, looks: layout.looks.map { $0.name }, into: &reader)
         }
         if let value = members["sources"] {
             config.sources = SourceConfig.readAll(value, at: "sources", ringNames: ringNames,

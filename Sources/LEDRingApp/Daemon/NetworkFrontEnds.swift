@@ -141,7 +141,7 @@ final class NetworkFrontEnds {
         } catch {
             let code: ExitCode = switch error {
             case .unavailable, .libraryMissing, .cannotListen: .unavailable
-            case .tokenFile: .config
+            case .tokenFile, .secretFile: .config
             }
             throw CommandError(error.description, code: code)
         }
@@ -197,8 +197,9 @@ struct MQTTSettings: Equatable {
 
 /// The `http` section, in a build without the network front ends: refused with the reason.
 struct HTTPSettings: Equatable {
-    /// Reports the section as a problem: this build has no HTTP API.
-    static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> HTTPSettings? {
+    /// Reports the section as a problem: this build has no HTTP API (nor its webhooks).
+    static func read(_ value: JSONValue, at path: String, ringNames: [String]? = nil, looks: [String]? = nil,
+                     into reader: inout JSONReader) -> HTTPSettings? {
         reader.report(path, NetworkFrontEnds.missing("the HTTP API"))
         return nil
     }

@@ -178,9 +178,18 @@ public struct Controller: Sendable {
         return changed
     }
 
-    /// Shows `notice` from `t`: a later one of equal priority over the same rings replaces the earlier.
+    /// Shows `notice` from `t`: a later one of equal priority over the same rings replaces the
+    /// earlier. A keyed one replaces only the one with its key, keeping its start and order (a
+    /// re-sent alert runs on where it was, lasting `duration` from now), and is replaced by no other.
     private mutating func post(_ notice: Notice, at t: Double) {
-        notices.removeAll { $0.notice.priority == notice.priority && Set($0.notice.rings) == Set(notice.rings) }
+        if let key = notice.key, let i = notices.firstIndex(where: { $0.notice.key == key }) {
+            notices[i].notice = notice
+            notices[i].until = t + notice.duration
+            return
+        }
+        if notice.key == nil {
+            notices.removeAll { $0.notice.key == nil && $0.notice.priority == notice.priority && Set($0.notice.rings) == Set(notice.rings) }
+        }
         noticeCount += 1
         notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
     }
@@ -211,6 +220,11 @@ public struct Controller: Sendable {
             post(notice, at: t)
         case .clearNotices:
             notices = []
+        case .endNotice(let key):
+            let before = notices.count
+            notices.removeAll { $0.notice.key == key }
+            // Ending one that is not showing (already ended, or never seen) is no error.
+            return Outcome(reply: report(at: t), changed: notices.count != before)
         case .timer(let ring, let action):
             let i = try Request.index(of: ring, in: names)
             switch action {

@@ -22,10 +22,14 @@ public struct Notice: Equatable, Sendable {
     public var duration: Double
     /// Higher wins; of equal priority the later replaces the earlier.
     public var priority: Int
+    /// Who it belongs to (an alert's fingerprint, say), or nil. A keyed notification is replaced
+    /// only by a later one with the same key (which keeps its start, so its effect runs on) and
+    /// ended early by `Request.endNotice(key:)`; several keyed ones over the same rings coexist.
+    public var key: String?
 
     /// A notification.
     public init(rings: [String] = [], look: String? = nil, color: RGB8? = nil, effect: Effect = .none,
-                value: Double? = nil, valuePercent: Bool = false, duration: Double, priority: Int = 0) {
+                value: Double? = nil, valuePercent: Bool = false, duration: Double, priority: Int = 0, key: String? = nil) {
         self.rings = rings
         self.look = look
         self.color = color
@@ -34,10 +38,13 @@ public struct Notice: Equatable, Sendable {
         self.valuePercent = valuePercent
         self.duration = duration
         self.priority = priority
+        self.key = key
     }
 
     /// Longest notification: a day.
     public static let maxDuration = 86_400.0
+    /// Longest key, bytes.
+    public static let maxKeyBytes = 256
     /// Priorities run from -100 to 100.
     public static let priorities = -100...100
 

@@ -28,6 +28,7 @@ extension Request {
         case .notify(let notice): return Request.noticeJSON(notice)
         case .timer(let ring, let action): return Request.timerJSON(ring: ring, action)
         case .clearNotices: return .object([("verb", .string("notify")), ("clear", .bool(true))])
+        case .endNotice(let key): return .object([("verb", .string("notify")), ("clear", .bool(true)), ("key", .string(key))])
         case .look(let rings, let name): return .object([("verb", .string("look")), ("rings", list(rings)), ("look", .string(name))])
         }
     }

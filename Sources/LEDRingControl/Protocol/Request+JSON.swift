@@ -13,7 +13,7 @@ extension Request {
         "power": ["verb", "on"],
         "look": ["verb", "rings", "look"],
         "timer": ["verb", "ring", "duration", "up", "then", "notify", "action"],
-        "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear"],
+        "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear", "key"],
     ]
 
     /// `{"verb":"set","rings":{"move":0.8},"duration":1.5,"curve":"easeInOut"}`,

@@ -3,10 +3,11 @@ import RingRender
 
 extension Request {
     /// `notify [RING…] (look NAME | color #RRGGBB [effect E] [period S]) [value V] for DURATION
-    /// [priority N]`, or `notify clear`: the text form; the client's `--look`, `--color`… come here
-    /// with their dashes dropped.
+    /// [priority N] [key K]`, `notify clear` or `notify clear KEY`: the text form; the client's
+    /// `--look`, `--color`… come here with their dashes dropped.
     public static func parseNotify(_ words: [String], json: Bool) throws(RequestError) -> Request {
         if words == ["clear"] { return .clearNotices }
+        if words.count == 2, words[0] == "clear" { return .endNotice(key: words[1]) }
         var rings: [String] = []
         var notice = Notice(duration: 0)
         var effectText: String?
@@ -39,6 +40,7 @@ extension Request {
                 let text = try next(word)
                 guard let n = Int(text) else { throw RequestError("priority \"\(Request.shown(text))\": must be a whole number -100…100, e.g. priority 10") }
                 notice.priority = n
+            case "key": notice.key = try next(word)
             default:
                 guard rings.count == i else {
                     throw RequestError("notify: unknown word \"\(Request.shown(word))\"; use notify [RING…] (look NAME | color #RRGGBB [effect E]) [value V] for DURATION [priority N]")
@@ -55,10 +57,17 @@ extension Request {
     }
 
     /// `{"verb":"notify","rings":["build"],"look":"failed","value":1,"for":"30s","priority":5}`,
-    /// `{"verb":"notify","color":"#ff2020","effect":"pulse","for":60}`, `{"verb":"notify","clear":true}`.
+    /// `{"verb":"notify","color":"#ff2020","effect":"pulse","for":60}`, `{"verb":"notify","clear":true}`,
+    /// and with `"key"`: a keyed notification, or with `"clear":true` the end of that one only.
     public static func parseNotifyJSON(_ members: JSONMembers) throws(RequestError) -> Request {
-        if case .bool(true)? = members["clear"] { return .clearNotices }
+        var key: String?
+        if let raw = members["key"] {
+            guard case .string(let k) = raw else { throw RequestError("notify: \"key\" must be a string, got \(raw.shown)") }
+            key = k
+        }
+        if case .bool(true)? = members["clear"] { return key.map { .endNotice(key: $0) } ?? .clearNotices }
         var notice = Notice(duration: 0)
+        notice.key = key
         switch members["rings"] {
         case nil: break
         case .string(let name)?: notice.rings = [name]
@@ -201,6 +210,7 @@ extension Request {
         }
         members.append(("for", .number(notice.duration)))
         members.append(("priority", .integer(notice.priority)))
+        if let key = notice.key { members.append(("key", .string(key))) }
         return members
     }
 }

@@ -36,6 +36,8 @@ extension Request {
             try Request.checkedNotice(notice, rings: names, ranged: ranged, looks: looks)
         case .clearNotices:
             break
+        case .endNotice(let key):
+            try Request.checkedNoticeKey(key)
         case .timer(let ring, let action):
             _ = try Request.index(of: ring, in: names)
             if case .start(let duration, _, let then, let notice) = action {
@@ -106,6 +108,15 @@ extension Request {
         _ = try checkedDuration(notice.duration, shown: DurationText.format(notice.duration), limit: Notice.maxDuration, name: "for")
         guard Notice.priorities.contains(notice.priority) else {
             throw RequestError("priority \(notice.priority): must be -100…100 (higher wins), e.g. priority 10")
+        }
+        if let key = notice.key { try checkedNoticeKey(key) }
+    }
+
+    /// A notification's key: 1…256 bytes without control characters.
+    public static func checkedNoticeKey(_ key: String) throws(RequestError) {
+        guard !key.isEmpty, key.utf8.count <= Notice.maxKeyBytes,
+              !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw RequestError("key \"\(Request.shown(key))\": must be 1…\(Notice.maxKeyBytes) bytes without control characters, e.g. key build-alert")
         }
     }
 

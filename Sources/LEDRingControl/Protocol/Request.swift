@@ -27,6 +27,8 @@ public enum Request: Equatable, Sendable {
     case notify(Notice)
     /// Ends every notification at once.
     case clearNotices
+    /// Ends the notification with this key, if one is showing (`notify clear KEY`).
+    case endNotice(key: String)
     /// Starts, pauses, resumes or cancels a ring's timer.
     case timer(ring: String, TimerAction)
 

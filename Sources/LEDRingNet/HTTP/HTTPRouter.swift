@@ -21,14 +21,23 @@ public struct HTTPRouter: Sendable {
     public let maxBodyBytes: Int
     /// The host, origin and content-type checks every request passes first.
     public let requestGuard: RequestGuard
+    /// The webhook routes under `/api/hooks/`, each with its own secret instead of `token`.
+    public let webhooks: Webhooks
 
     /// A router over `control`.
     public init(control: any RingControl, token: String?, maxBodyBytes: Int = 16 * 1024,
-                requestGuard: RequestGuard = RequestGuard(address: "127.0.0.1")) {
+                requestGuard: RequestGuard = RequestGuard(address: "127.0.0.1"), webhooks: Webhooks = Webhooks()) {
         self.control = control
         self.token = token
         self.maxBodyBytes = maxBodyBytes
         self.requestGuard = requestGuard
+        self.webhooks = webhooks
+    }
+
+    /// Largest body read for a request to `path`: a webhook that is on takes
+    /// `webhooks.maxBodyBytes` (GitHub's payloads are tens of kilobytes), the rest `maxBodyBytes`.
+    public func maxBodyBytes(for path: String) -> Int {
+        webhooks.isOn(path) ? max(maxBodyBytes, webhooks.maxBodyBytes) : maxBodyBytes
     }
 
     /// Answers one request.
@@ -43,6 +52,8 @@ public struct HTTPRouter: Sendable {
         guard path == "/api" || path.hasPrefix("/api/") else {
             return .response(.error(404, "no such page: \(shown(path)); the page is / and the API is under /api"))
         }
+        // Webhooks carry their own secrets (GitHub cannot send the API's token).
+        if path.hasPrefix(Webhooks.prefix) { return .response(webhooks.route(request, control: control)) }
         if let token, !authorised(request, token: token) {
             let fix = request.accessToken != nil && !isEventStream(request)
                 ? "?access_token= is accepted only by GET /api/events (EventSource cannot send headers); send Authorization: Bearer <token>"
@@ -192,12 +203,7 @@ public struct HTTPRouter: Sendable {
     /// Compares without stopping at the first difference, so response times do not leak how much
     /// of a guessed token was right.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var diff = UInt8(x.count == y.count ? 0 : 1)
-        for i in 0..<max(x.count, y.count) {
-            diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
-        }
-        return diff == 0
+        SHA256.constantTimeEqual(Array(a.utf8), Array(b.utf8))
     }
 
     private func isRead(_ method: String) -> Bool { method == "GET" || method == "HEAD" }

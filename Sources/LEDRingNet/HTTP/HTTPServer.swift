@@ -47,7 +47,8 @@ public final class HTTPServer: Sendable {
             }
         }
         router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes,
-                            requestGuard: RequestGuard(address: settings.address, names: settings.hosts))
+                            requestGuard: RequestGuard(address: settings.address, names: settings.hosts),
+                            webhooks: try Webhooks(settings.webhooks))
     }
 
     /// Starts listening (a no-op when already running).

@@ -6,6 +6,8 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
     case libraryMissing(reason: String)
     /// The token file cannot be read or is empty.
     case tokenFile(path: String, reason: String)
+    /// A webhook's secret file (`setting`) cannot be read or is empty.
+    case secretFile(setting: String, path: String, reason: String)
     /// Binding or starting the listener failed.
     case cannotListen(address: String, port: Int, reason: String)
 
@@ -18,6 +20,8 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
             return "the HTTP API needs libmicrohttpd at run time (\(reason)): `sudo apt install libmicrohttpd12`, or remove the http section"
         case .tokenFile(let path, let reason):
             return "http.tokenFile \(path): \(reason); put the token on the file's first line"
+        case .secretFile(let setting, let path, let reason):
+            return "\(setting) \(path): \(reason); put the secret on the file's first line"
         case .cannotListen(let address, let port, let reason):
             return "cannot listen on \(address) port \(port): \(reason); choose another http.port or http.address, or stop the program using it"
         }

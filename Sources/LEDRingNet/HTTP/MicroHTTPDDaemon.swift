@@ -30,7 +30,7 @@ final class MicroHTTPDDaemon: Sendable {
         }
         let table = ConnectionTable(limit: settings.maxConnections, streamLimit: settings.maxEventStreams,
                                     headerTimeout: Double(settings.headerTimeout), idleTimeout: Double(settings.idleTimeout))
-        handler = Handler(router: router, hub: hub, table: table, maxBodyBytes: settings.maxBodyBytes, interval: settings.eventInterval, log: log)
+        handler = Handler(router: router, hub: hub, table: table, interval: settings.eventInterval, log: log)
         // Unretained: `handler` lives as long as this object, and `stop()` (also run by deinit)
         // joins every libmicrohttpd thread before it can go.
         let context = Unmanaged.passUnretained(handler).toOpaque()
@@ -75,13 +75,12 @@ final class MicroHTTPDDaemon: Sendable {
     deinit { stop() }
 }
 
-/// What libmicrohttpd's callbacks call into: bodies bounded, routing by `HTTPRouter`, event
+/// What libmicrohttpd's callbacks call into: bodies bounded (by `HTTPRouter.maxBodyBytes(for:)`), routing by `HTTPRouter`, event
 /// streams.
 private final class Handler: Sendable {
     let router: HTTPRouter
     let hub: EventHub
     let table: ConnectionTable
-    let maxBodyBytes: Int
     let interval: Double
     let log: @Sendable (String) -> Void
 
@@ -89,12 +88,11 @@ private final class Handler: Sendable {
     /// instead of a reset connection); beyond it the connection is closed.
     static let drainLimit = 1 << 20
 
-    init(router: HTTPRouter, hub: EventHub, table: ConnectionTable, maxBodyBytes: Int, interval: Double,
+    init(router: HTTPRouter, hub: EventHub, table: ConnectionTable, interval: Double,
          log: @escaping @Sendable (String) -> Void) {
         self.router = router
         self.hub = hub
         self.table = table
-        self.maxBodyBytes = maxBodyBytes
         self.interval = interval
         self.log = log
     }
@@ -103,6 +101,8 @@ private final class Handler: Sendable {
     final class Upload {
         var body: [UInt8] = []
         var received = 0
+        /// This request's limit (webhook routes take more than the rest).
+        var limit = 0
     }
 
     static let access: MHD_AccessHandlerCallback = { context, connection, url, method, version, data, size, state in
@@ -155,7 +155,10 @@ private final class Handler: Sendable {
                         size: UnsafeMutablePointer<Int>, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = state.pointee else {
             // First call: only the headers are in. Refuse a declared oversized body at once.
-            state.pointee = Unmanaged.passRetained(Upload()).toOpaque()
+            let upload = Upload()
+            upload.limit = router.maxBodyBytes(for: url)
+            state.pointee = Unmanaged.passRetained(upload).toOpaque()
+            let maxBodyBytes = upload.limit
             guard table.started(Handler.key(connection)) else {
                 return send(connection, .error(503, "busy: \(table.limit) connections are open; try again in a moment",
                                                headers: ["Connection": "close", "Retry-After": "1"]))
@@ -167,6 +170,7 @@ private final class Handler: Sendable {
             return .YES
         }
         let upload = Unmanaged<Upload>.fromOpaque(existing).takeUnretainedValue()
+        let maxBodyBytes = upload.limit
         if size.pointee > 0 {
             let count = size.pointee
             upload.received += count

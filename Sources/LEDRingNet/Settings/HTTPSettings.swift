@@ -36,17 +36,21 @@ public struct HTTPSettings: Equatable, Sendable {
     /// Host names (besides the address, any IP address and `localhost`) the server answers to,
     /// e.g. `["ledring.local"]`; any other `Host` is refused, which stops DNS rebinding.
     public var hosts: [String] = []
+    /// Webhook routes (`/api/hooks/…`), each off unless configured.
+    public var webhooks = WebhookSettings()
 
     /// The defaults: 127.0.0.1:8080, no token.
     public init() {}
 
     /// Keys the `http` object may have.
     public static let keys = ["address", "port", "token", "tokenFile", "maxBodyBytes", "eventInterval", "maxConnections",
-                              "maxEventStreams", "idleTimeout", "headerTimeout", "hosts"]
+                              "maxEventStreams", "idleTimeout", "headerTimeout", "hosts", "webhooks"]
 
     /// Reads and checks an `http` object at `path`, reporting every problem into `reader` (with
-    /// the rest of the config); nil when something was wrong.
-    public static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> HTTPSettings? {
+    /// the rest of the config); nil when something was wrong. The rings and looks webhooks name
+    /// are checked against `ringNames` and `looks` when they are given.
+    public static func read(_ value: JSONValue, at path: String, ringNames: [String]? = nil, looks: [String]? = nil,
+                            into reader: inout JSONReader) -> HTTPSettings? {
         let before = reader.reported
         guard let m = reader.object(value, at: path, known: keys) else { return nil }
         func at(_ key: String) -> String { JSONReader.join(path, key) }
@@ -79,6 +83,9 @@ public struct HTTPSettings: Equatable, Sendable {
                 reader.report(at("hosts"), "\"\(LogText.escaped(name, limit: 60))\" is not a host name like ledring.local (letters, digits, - and .)")
             }
             s.hosts = names.map { $0.lowercased() }
+        }
+        if let hooks = m["webhooks"] {
+            s.webhooks = WebhookSettings.read(hooks, at: at("webhooks"), ringNames: ringNames, looks: looks, into: &reader)
         }
         return reader.reported == before ? s : nil
     }
