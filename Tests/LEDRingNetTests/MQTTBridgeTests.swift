@@ -98,9 +98,11 @@ struct MQTTBridgeTests {
         let broker = try MosquittoBroker()
         let (bridge, _) = try Self.bridge(broker)
         defer { bridge.stop() }
-        let messages = try broker.messages("homeassistant/#", count: 4)
+        let messages = try broker.messages("homeassistant/#", count: 8)
         #expect(Set(messages.map(\.topic)) == ["homeassistant/number/test_move/config", "homeassistant/number/test_exercise/config",
-                                               "homeassistant/number/test_stand/config", "homeassistant/light/test/config"])
+                                               "homeassistant/number/test_stand/config", "homeassistant/light/test/config",
+                                               "homeassistant/light/test_move/config", "homeassistant/light/test_exercise/config",
+                                               "homeassistant/light/test_stand/config", "homeassistant/button/test_reset/config"])
         for message in messages {
             try DiscoveryCheck.validate(message.topic, message.payload, base: "ledring/test")
         }
@@ -158,7 +160,7 @@ struct MQTTBridgeTests {
         #expect(try broker.retained("ledring/test/availability") == "online")
         #expect(try broker.retained("ledring/test/stand/state")?.contains(#""value":0.7"#) == true)
         #expect(try broker.retained("ledring/test/move/state")?.contains(#""value":0.4"#) == true)
-        #expect(try broker.messages("homeassistant/light/#").count == 1)
+        #expect(try broker.messages("homeassistant/light/#", count: 4).count == 4)
         // And it subscribed again.
         try broker.publish("ledring/test/exercise/set", "0.6")
         #expect(eventually { control.snapshot().ring(named: "exercise")?.target == 0.6 })
