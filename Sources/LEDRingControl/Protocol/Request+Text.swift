@@ -83,16 +83,24 @@ extension Request {
             return try Request.parseTimer(rest)
         case "look":
             guard rest.count >= 2 else { throw RequestError("look: give the ring(s) and a look, e.g. look build failed (default: the config's)") }
-            // A colour look with an effect is two words: `look build #ff2020 pulse`.
-            if rest.count >= 3, rest[rest.count - 2].hasPrefix("#"), colorLookEffects.contains(rest[rest.count - 1]) {
-                return .look(rings: Array(rest.dropLast(2)), name: rest[rest.count - 2] + " " + rest[rest.count - 1])
-            }
-            return .look(rings: Array(rest.dropLast()), name: rest[rest.count - 1])
+            return look(words: rest)
         case "get", "status":
             guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status
         default:
             throw RequestError("unknown verb \"\(Request.shown(verb))\"; use one of \(verbs)")
         }
+    }
+}
+
+extension Request {
+    /// `look`'s words after the verb: the rings, then the look's name, which for a colour with
+    /// an effect is two words (`build #ff2020 pulse`). At least two words.
+    public static func look(words: [String]) -> Request {
+        let n = words.count
+        if n >= 3, words[n - 2].hasPrefix("#"), colorLookEffects.contains(words[n - 1]) {
+            return .look(rings: Array(words.dropLast(2)), name: words[n - 2] + " " + words[n - 1])
+        }
+        return .look(rings: Array(words.dropLast()), name: words[n - 1])
     }
 }
