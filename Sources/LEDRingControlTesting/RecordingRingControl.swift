@@ -77,7 +77,7 @@ public final class RecordingRingControl: RingControl {
     public func snapshot() -> RingSnapshot {
         state.withLock { s in
             s.renderer.pipeline.brightness = Float(s.controller.brightness)
-            if s.renderer.extraLookNames != s.controller.noticeLookNames { s.renderer.setExtraLooks(s.controller.noticeLooks) }
+            if s.renderer.extraLookNames != s.controller.extraLookNames { s.renderer.setExtraLooks(s.controller.extraLooks) }
             let values = s.controller.values(s.renderer.values(for: s.controller.states, at: s.now), at: s.now)
             s.renderer.render(values, paints: s.controller.paints(at: s.now), at: s.now, animating: s.controller.isAnimating(at: s.now))
             return RingSnapshot(controller: s.controller, frame: s.renderer.frame, layout: layout, at: s.now)

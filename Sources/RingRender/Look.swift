@@ -17,17 +17,21 @@ public struct Look: Sendable {
 }
 
 /// How a ring is painted in one frame on top of its configured appearance: which look (an index
-/// into `RingLayout.looks`, nil for none) and since when, so its effect starts at its beginning.
+/// into `RingLayout.looks`, nil for none) and since when, so its effect starts at its beginning,
+/// and how much of its light is let through (a ring switched off, or fading).
 public struct RingPaint: Hashable, Sendable {
     /// The look's index in the layout, or nil for the ring's own picture.
     public var look: Int?
     /// When the look was chosen (the effect's time 0), on the renderer's clock.
     public var since: Double
+    /// The scale of the whole ring's light, 0 (dark) … 1, on top of the look's effect.
+    public var level: Float
 
     /// A paint.
-    public init(look: Int? = nil, since: Double = 0) {
+    public init(look: Int? = nil, since: Double = 0, level: Float = 1) {
         self.look = look
         self.since = since
+        self.level = level
     }
 
     /// The ring's own picture, no look.

@@ -167,6 +167,7 @@ public struct Renderer: Sendable {
                 let effect = look < layout.looks.count ? layout.looks[look].effect : extraLooks[look - layout.looks.count].effect
                 level = effect.level(at: t - paint.since)
             }
+            level *= Swift.max(0, Swift.min(1, paint.level))
             var offset = layout.offsets[index]
             for segment in ring.segments {
                 drawSegment(segment, of: ring.shape, value: value, mapper: mapper, blend: second, amount: amount,

@@ -49,6 +49,42 @@ import Testing
     }
     static let move = 0..<24, exercise = 24..<40, co2 = 40..<52
 
+    /// Home Assistant's JSON light command for one ring: its LEDs turn red, off goes dark, and
+    /// a restarted daemon comes back with the ring off and red, and says so on its state topic.
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aRingsHomeAssistantLightTurnsItRedAndOffAcrossARestart() throws {
+        let broker = try MosquittoBroker()
+        let daemon = try Self.start(broker)
+        defer { daemon.cleanUp() }
+        func last(_ d: DaemonProcess) -> [RGB8]? { try? d.frames().last }
+        func isRed(_ c: RGB8) -> Bool { c.r > 150 && Int(c.g) * 3 < Int(c.r) && Int(c.b) * 3 < Int(c.r) }
+
+        try broker.publish("ledring/e2e/move/set", "1")
+        #expect(daemon.waitUntil { Self.lit(last(daemon), Self.move) == 24 }, "\(daemon.stderr)")
+        #expect(last(daemon).map { !$0[Self.move].allSatisfy(isRed) } == true, "red before the command: the check would prove nothing")
+        try broker.publish("ledring/e2e/move/light", #"{"state":"ON","color":{"r":255,"g":0,"b":0}}"#)
+        #expect(daemon.waitUntil { last(daemon).map { $0[Self.move].allSatisfy(isRed) } == true },
+                "not all red: \(String(describing: last(daemon)?[Self.move].map(\.hex))) \(daemon.stderr)")
+        #expect(eventually { (try? broker.retained("ledring/e2e/move/state"))?.contains(#""color_mode":"rgb""#) == true })
+
+        try broker.publish("ledring/e2e/move/light", #"{"state":"OFF"}"#)
+        #expect(daemon.waitUntil { last(daemon).map { $0[Self.move].allSatisfy { $0 == .black } } == true })
+
+        // A restart keeps the ring off and red (the state file), and republishes its state.
+        daemon.process.send(SIGTERM)
+        _ = daemon.process.wait(timeout: 30)
+        try broker.publish("ledring/e2e/move/state", "", retain: true)
+        let again = try DaemonProcess(["--config", daemon.directory + "/config.json"], directory: daemon.directory)
+        defer { again.cleanUp() }
+        #expect(again.waitUntil { (try? NetworkTests.status(again)["mqtt"] as? Bool) == true }, "\(again.stderr)")
+        #expect(eventually { (try? broker.retained("ledring/e2e/move/state")).map { $0.contains(#""state":"OFF""#) && $0.contains(##""look":"#ff0000""##) } == true },
+                "\(String(describing: try? broker.retained("ledring/e2e/move/state")))")
+        try broker.publish("ledring/e2e/move/light", "ON")
+        #expect(again.waitUntil { last(again).map { $0[Self.move].allSatisfy(isRed) } == true },
+                "not red again: \(String(describing: last(again)?[Self.move].map(\.hex))) \(again.stderr)")
+    }
+
     @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
                    "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
     func looksOverMQTTRecolourTheFramesAndTheRetainedState() throws {

@@ -109,6 +109,8 @@ import Testing
         Request.set(values: [Update(ring: "move", value: 0.8)], duration: 1.5, curve: .spring), .get,
         .reset(duration: 1, curve: .linear), .spin(rings: ["a", "b"]), .stop(rings: []), .brightness(0.25), .status,
         .power(false), .power(true), .look(rings: ["build"], name: "failed"),
+        .light(rings: ["move", "stand"], on: false, duration: 2), .light(rings: ["move"], on: true, duration: 0),
+        .look(rings: ["build"], name: "#ff2020 pulse"), .look(rings: ["build"], name: "#ff2020"),
         .set(values: [Update(ring: "co2", value: 812), Update(ring: "move", value: 0.4, percent: true)], duration: 0, curve: .linear),
     ])
     func encodedRequestsParseBack(request: Request) throws {

@@ -98,9 +98,11 @@ struct MQTTBridgeTests {
         let broker = try MosquittoBroker()
         let (bridge, _) = try Self.bridge(broker)
         defer { bridge.stop() }
-        let messages = try broker.messages("homeassistant/#", count: 4)
+        let messages = try broker.messages("homeassistant/#", count: 8)
         #expect(Set(messages.map(\.topic)) == ["homeassistant/number/test_move/config", "homeassistant/number/test_exercise/config",
-                                               "homeassistant/number/test_stand/config", "homeassistant/light/test/config"])
+                                               "homeassistant/number/test_stand/config", "homeassistant/light/test/config",
+                                               "homeassistant/light/test_move/config", "homeassistant/light/test_exercise/config",
+                                               "homeassistant/light/test_stand/config", "homeassistant/button/test_reset/config"])
         for message in messages {
             try DiscoveryCheck.validate(message.topic, message.payload, base: "ledring/test")
         }
@@ -115,6 +117,27 @@ struct MQTTBridgeTests {
         try broker.publish("ledring/test/power", "OFF")
         #expect(eventually { !control.snapshot().power })
         #expect(eventually { (try? broker.retained("ledring/test/status")) == #"{"brightness":40,"state":"OFF"}"# })
+    }
+
+    /// A ring's light through the broker: a colour shows and comes back as retained state Home
+    /// Assistant reads; junk is logged and changes nothing.
+    @Test func aRingsLightThroughTheBroker() throws {
+        let broker = try MosquittoBroker()
+        let log = Log()
+        let (bridge, control) = try Self.bridge(broker, log: log)
+        defer { bridge.stop() }
+        try control.submit(.set(["move": 1]))
+        try broker.publish("ledring/test/move/light", #"{"state":"ON","color":{"r":0,"g":0,"b":255},"effect":"blink"}"#)
+        #expect(eventually { control.controller.look(of: 0) == "#0000ff blink" })
+        #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""color":{"b":255,"g":0,"r":0}"#) == true })
+        let state = try Self.decode(try broker.retained("ledring/test/move/state"))
+        #expect(state["state"] as? String == "ON" && state["color_mode"] as? String == "rgb" && state["effect"] as? String == "blink")
+        let before = control.snapshot()
+        try broker.publish("ledring/test/move/light", #"{"state":"ON","color":{"r":999,"g":0,"b":0}}"#)
+        #expect(eventually { log.contains("ignored ledring/test/move/light") })
+        #expect(control.snapshot() == before)
+        try broker.publish("ledring/test/move/light", "OFF")
+        #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""state":"OFF""#) == true })
     }
 
     @Test func stoppingSaysOffline() throws {
@@ -146,6 +169,7 @@ struct MQTTBridgeTests {
         let (bridge, control) = try Self.bridge(broker, log: log)
         defer { bridge.stop() }
         try control.submit(.set(["move": 0.4]))
+        try control.submit(.look(rings: ["move"], name: "#ff8000"))
         #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""value":0.4"#) == true })
 
         broker.kill()
@@ -158,7 +182,9 @@ struct MQTTBridgeTests {
         #expect(try broker.retained("ledring/test/availability") == "online")
         #expect(try broker.retained("ledring/test/stand/state")?.contains(#""value":0.7"#) == true)
         #expect(try broker.retained("ledring/test/move/state")?.contains(#""value":0.4"#) == true)
-        #expect(try broker.messages("homeassistant/light/#").count == 1)
+        // The ring light's colour too, so Home Assistant shows it after the broker's restart.
+        #expect(try broker.retained("ledring/test/move/state")?.contains(#""color":{"b":0,"g":128,"r":255}"#) == true)
+        #expect(try broker.messages("homeassistant/light/#", count: 4).count == 4)
         // And it subscribed again.
         try broker.publish("ledring/test/exercise/set", "0.6")
         #expect(eventually { control.snapshot().ring(named: "exercise")?.target == 0.6 })

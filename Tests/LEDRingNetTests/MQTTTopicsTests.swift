@@ -62,14 +62,15 @@ import Testing
         let messages = MQTTTopics(settings: settings).stateMessages(control.snapshot(), retain: true)
         #expect(messages.map(\.topic) == ["ledring/desk/move/state", "ledring/desk/exercise/state", "ledring/desk/stand/state", "ledring/desk/status"])
         #expect(messages.allSatisfy { $0.retain })
-        #expect(messages[0].payload == #"{"percent":80,"spinning":false,"value":0.8}"#)
+        #expect(messages[0].payload == #"{"effect":"default","percent":80,"spinning":false,"state":"ON","value":0.8}"#)
         #expect(messages[3].payload == #"{"brightness":100,"state":"ON"}"#)
     }
 
     @Test func discoveryHasEveryKeyHomeAssistantNeeds() throws {
         let messages = MQTTDiscovery.messages(settings: settings, rings: ["move", "stand"])
         #expect(messages.map(\.topic) == ["homeassistant/number/desk_move/config", "homeassistant/number/desk_stand/config",
-                                          "homeassistant/light/desk/config"])
+                                          "homeassistant/light/desk_move/config", "homeassistant/light/desk_stand/config",
+                                          "homeassistant/button/desk_reset/config", "homeassistant/light/desk/config"])
         for message in messages {
             try DiscoveryCheck.validate(message.topic, message.payload, base: "ledring/desk")
         }
@@ -81,7 +82,8 @@ import Testing
         let text = select.payload
         #expect(text.contains(#""command_topic":"ledring/desk/build/look""#))
         #expect(text.contains(#""options":["default","none","failed","passed"]"#))
-        #expect(text.contains(#""value_template":"{{ value_json.look }}""#))
+        // The look when it is an option, else None (a colour look is none of them).
+        #expect(text.contains(#""value_template":"{% set look = value_json.look %}{{ look if look in ['default','none','failed','passed'] else 'None' }}""#))
         var snapshot = RingSnapshot(rings: [.init(name: "build", value: 1, target: 1, spinning: false, leds: [])], brightness: 1, power: true)
         snapshot.looks = ["failed", "passed"]
         snapshot.rings[0].look = "failed"

@@ -30,6 +30,11 @@ import Testing
              message: "duration -1: must be seconds from 0 to 3600, e.g. 1.5, 90s or 1m30s"),
         Case(what: "brightness 2", socket: "brightness 2", http: ("/api/brightness", "2"), mqtt: ("ledring/test/brightness", "2"),
              message: "brightness 2: must be 0…1 (or 0%…100%)"),
+        Case(what: "a colour look with a short colour", socket: "look move #ff00", http: ("/api/rings/move/look", "#ff00"),
+             mqtt: ("ledring/test/move/look", "#ff00"),
+             message: "look \"#ff00\": a colour look is #rrggbb, optionally with none, pulse, blink, e.g. #ff2020 pulse"),
+        Case(what: "unknown ring's light", socket: "power off nope", http: ("/api/rings/nope", "0.5"), mqtt: ("ledring/test/nope/light", "OFF"),
+             message: "no ring called \"nope\"; the rings are move, exercise, stand"),
     ]
 
     /// The socket's path: parse the line, then apply it as the daemon's loop does.
@@ -62,7 +67,7 @@ import Testing
         }
         let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
         #expect(body?["error"] == c.message, "HTTP")
-        #expect(response.status == (c.what == "unknown ring" ? 404 : 400))
+        #expect(response.status == (c.message.hasPrefix("no ring called") ? 404 : 400))
         #expect(http.commands.isEmpty && http.snapshot() == before)
 
         let mqtt = try RecordingRingControl()

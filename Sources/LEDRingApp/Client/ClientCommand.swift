@@ -134,7 +134,7 @@ enum ClientCommand {
             request = try checked { () throws(RequestError) in try Request.parseTimer(all) }
         case "look":
             guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
-            request = .look(rings: Array(words.dropLast()), name: words[words.count - 1])
+            request = Request.look(words: words)
         case "get":
             try noWords(words, verb)
             request = .get
@@ -162,7 +162,7 @@ enum ClientCommand {
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
         case "timer": return "usage: ledring timer RING (DURATION | --until HH:MM) [--up] [--then LOOK] [--notify (--look NAME | --color #RRGGBB [--effect E]) --for DURATION …] | ledring timer RING pause|resume|cancel"
         case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] | notify --clear"
-        case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default or none)"
+        case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default, none, or a colour #RRGGBB [pulse|blink])"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
         case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
         default: return "usage: ledring \(verb) [--socket PATH] [--json]"

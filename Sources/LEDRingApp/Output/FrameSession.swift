@@ -60,7 +60,7 @@ struct FrameSession {
 
     /// Renders the frame `controller` shows at `t`: its rings' states, looks and notifications.
     mutating func render(_ controller: Controller, at t: Double, animating: Bool) -> RenderedFrame {
-        if renderer.extraLookNames != controller.noticeLookNames { renderer.setExtraLooks(controller.noticeLooks) }
+        if renderer.extraLookNames != controller.extraLookNames { renderer.setExtraLooks(controller.extraLooks) }
         let values = controller.values(renderer.values(for: controller.states, at: t), at: t)
         renderer.render(values, paints: controller.paints(at: t), at: t, animating: animating)
         return described(values, states: controller.states)

@@ -2,7 +2,7 @@ import LEDJSON
 
 extension RingSnapshot {
     /// The snapshot as JSON, keys sorted (what `/api/state` and SSE send): `looks` only when the
-    /// config has looks, a ring's `look` only while it shows one, its `timer` only while it has one.
+    /// config has looks, a ring's `look` only while it shows one, `on` only while it is off, its `timer` only while it has one.
     public var json: JSONValue {
         var top: [(String, JSONValue)] = [("brightness", .number(brightness))]
         if !looks.isEmpty { top.append(("looks", .array(looks.map(JSONValue.string)))) }
@@ -14,6 +14,8 @@ extension RingSnapshot {
             ]
             if let look = ring.look { members.append(("look", .string(look))) }
             members.append(("name", .string(ring.name)))
+            // Only while off, so the state of a lit ring is as before.
+            if !ring.on { members.append(("on", .bool(false))) }
             members.append(("spinning", .bool(ring.spinning)))
             members.append(("target", .number(ring.target)))
             if let timer = ring.timer { members.append(("timer", timer.json)) }
@@ -50,6 +52,7 @@ extension RingSnapshot {
                              leds: try strings(ring["leds"], path + ".leds"),
                              display: try strings(ring["display"], path + ".display"))
             if let look = ring["look"] { entry.look = try need(look.string, path + ".look", "a string") }
+            if let on = ring["on"] { entry.on = try need(on.bool, path + ".on", "true or false") }
             if let timer = ring["timer"] {
                 let at = path + ".timer"
                 var then: String? = nil

@@ -19,6 +19,9 @@ public struct RingSnapshot: Equatable, Sendable {
         public var look: String? = nil
         /// Its timer, if it has one.
         public var timer: Timer? = nil
+        /// Whether it is switched on (`Request.light`); off, its LEDs are dark unless a
+        /// notification shows over it.
+        public var on = true
         /// The same LEDs as a screen shows their light (`SRGB.display` of each drive level), in
         /// the same order: what a picture of the ring paints.
         public var display: [String]

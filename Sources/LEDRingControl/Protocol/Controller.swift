@@ -31,6 +31,10 @@ public struct Controller: Sendable {
     public private(set) var notices: [ActiveNotice] = []
     /// Each ring's timer, if it has one.
     public private(set) var timers: [RingTimer?]
+    /// Whether each ring is on (`Request.light`); off shows it dark, its value and look kept.
+    public private(set) var ringsOn: [Bool]
+    /// When each ring was last switched on or off, and how long its fade takes.
+    public private(set) var switched: [(since: Double, fade: Double)]
     private var noticeCount = 0
 
     /// What applying a request did.
@@ -55,6 +59,8 @@ public struct Controller: Sendable {
         self.lookChoices = Array(repeating: nil, count: names.count)
         self.lookSince = Array(repeating: 0, count: names.count)
         self.timers = Array(repeating: nil, count: names.count)
+        self.ringsOn = Array(repeating: true, count: names.count)
+        self.switched = Array(repeating: (since: 0, fade: 0), count: names.count)
     }
 
     /// The rings of `layout`, all at 0, with their ranges and looks.
@@ -69,18 +75,40 @@ public struct Controller: Sendable {
         try request.validate(rings: names, ranged: Set(rings.filter { $0.range != nil }.map { $0.name }), looks: looks.map { $0.name })
     }
 
-    /// The name of the look ring `index` shows (resolving `default` to the config's), or nil.
+    /// The name of the look ring `index` shows (resolving `default` to the config's), or nil:
+    /// a config look's name, or a colour look's (`#ff2020 pulse`).
     public func look(of index: Int) -> String? {
         guard index < lookChoices.count else { return nil }
         let name = lookChoices[index] ?? (index < rings.count ? rings[index].look : nil)
         guard let name, name != "none", name != "default" else { return nil }
+        if name.hasPrefix("#") { return Request.colorLook(name)?.name }
         return looks.contains { $0.name == name } ? name : nil
+    }
+
+    /// How much of ring `index`'s light shows at `t`: 1 while on, 0 while off, and in between
+    /// while it fades (linearly, over the duration its `light` request gave).
+    public func level(of index: Int, at t: Double) -> Float {
+        guard index < ringsOn.count else { return 1 }
+        let on = ringsOn[index]
+        let (since, fade) = switched[index]
+        guard fade > 0, t < since + fade else { return on ? 1 : 0 }
+        let done = Float(Swift.max(0, t - since) / fade)
+        return on ? done : 1 - done
+    }
+
+    /// The index `RingPaint.look` takes for ring `index`'s own look (not a notification's):
+    /// a config look's, or one past them for a colour look (`extraLooks`).
+    private func paintIndex(of index: Int, extras: [String]) -> Int? {
+        guard let name = look(of: index) else { return nil }
+        if name.hasPrefix("#") { return extras.firstIndex { $0 == name }.map { looks.count + $0 } }
+        return looks.firstIndex { $0.name == name }
     }
 
     /// Each ring's look for the renderer, in chain order, without notifications.
     public var paints: [RingPaint] {
-        names.indices.map { i in
-            RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
+        let extras = extraLookNames
+        return names.indices.map { i in
+            RingPaint(look: paintIndex(of: i, extras: extras), since: lookSince[i], level: ringsOn[i] ? 1 : 0)
         }
     }
 
@@ -95,11 +123,16 @@ public struct Controller: Sendable {
         return best
     }
 
-    /// The looks colour notifications are drawn with, for `Renderer.extraLooks`: a paint's look
-    /// index past the config's looks points here.
-    public var noticeLooks: [Look] {
+    /// The looks made at run time, for `Renderer.setExtraLooks`: the rings' colour looks, then
+    /// the colours of notifications. A paint's look index past the config's looks points here.
+    public var extraLooks: [Look] {
         var seen: [String] = []
         var out: [Look] = []
+        for i in names.indices {
+            guard let name = look(of: i), name.hasPrefix("#"), !seen.contains(name), let look = Request.colorLook(name) else { continue }
+            seen.append(name)
+            out.append(look)
+        }
         for active in notices {
             guard let name = active.notice.colorLookName, !seen.contains(name), let look = active.notice.colorLook else { continue }
             seen.append(name)
@@ -108,10 +141,13 @@ public struct Controller: Sendable {
         return out
     }
 
-    /// The names of `noticeLooks`, in the same order, without building their gradients: a
+    /// The names of `extraLooks`, in the same order, without building their gradients: a
     /// renderer compares these each frame and asks for the looks only when they change.
-    public var noticeLookNames: [String] {
+    public var extraLookNames: [String] {
         var seen: [String] = []
+        for i in names.indices {
+            if let name = look(of: i), name.hasPrefix("#"), !seen.contains(name) { seen.append(name) }
+        }
         for active in notices {
             if let name = active.notice.colorLookName, !seen.contains(name) { seen.append(name) }
         }
@@ -119,11 +155,12 @@ public struct Controller: Sendable {
     }
 
     /// Each ring's look at `t` with notifications over it: what the renderer draws.
+    /// A ring that is off stays dark under its own look, but a notification over it shows.
     public func paints(at t: Double) -> [RingPaint] {
-        let extras = noticeLookNames
+        let extras = extraLookNames
         return names.indices.map { i in
             guard let active = notice(for: i, at: t) else {
-                return RingPaint(look: look(of: i).flatMap { name in looks.firstIndex { $0.name == name } }, since: lookSince[i])
+                return RingPaint(look: paintIndex(of: i, extras: extras), since: lookSince[i], level: level(of: i, at: t))
             }
             if let look = active.notice.look {
                 let chosen = look == "default" ? (i < rings.count ? rings[i].look : nil) : look
@@ -242,10 +279,22 @@ public struct Controller: Sendable {
                 timers[i] = nil
             }
         case .look(let ringNames, let name):
+            // A colour look is kept in its one spelling (`#FF2020` is `#ff2020`).
+            let chosen = Request.colorLook(name)?.name ?? name
             for ring in ringNames {
                 let i = try Request.index(of: ring, in: names)
-                lookChoices[i] = name == "default" ? nil : name
+                lookChoices[i] = chosen == "default" ? nil : chosen
                 lookSince[i] = t
+            }
+        case .light(let ringNames, let on, let duration):
+            for ring in ringNames {
+                let i = try Request.index(of: ring, in: names)
+                guard ringsOn[i] != on else { continue }
+                // A fade reversed half way starts from the level it had reached.
+                let from = level(of: i, at: t)
+                let done = Double(on ? from : 1 - from)
+                ringsOn[i] = on
+                switched[i] = (since: t - done * duration, fade: duration)
             }
         case .get:
             return Outcome(reply: report(at: t), changed: false)
@@ -297,7 +346,8 @@ public struct Controller: Sendable {
     /// of one LED (`duration / (LEDs × 256)`), so a 25-minute timer on 24 LEDs asks for a frame
     /// every 0.24 s instead of 60 a second. Rings built from names alone (no LED counts) get 0.
     public func frameSpacing(at t: Double) -> Double? {
-        if states.contains(where: { $0.isAnimating(at: t) }) || names.indices.contains(where: { effectMoves(on: $0, at: t) }) {
+        if states.contains(where: { $0.isAnimating(at: t) }) || names.indices.contains(where: { effectMoves(on: $0, at: t) })
+            || switched.contains(where: { $0.fade > 0 && t < $0.since + $0.fade }) {
             return 0
         }
         var spacing: Double?
@@ -318,7 +368,8 @@ public struct Controller: Sendable {
                 : looks.first { $0.name == active.notice.look }?.effect ?? .none
             if effect.isAnimating(at: t - active.since) { return true }
         }
-        guard let name = look(of: index), let look = looks.first(where: { $0.name == name }) else { return false }
+        guard ringsOn[index], let name = look(of: index),
+              let look = Request.colorLook(name) ?? looks.first(where: { $0.name == name }) else { return false }
         return look.effect.isAnimating(at: t - lookSince[index])
     }
 
@@ -352,8 +403,10 @@ public struct Controller: Sendable {
         }
         var chosen: [String: String] = [:]
         for (i, name) in names.enumerated() { if let look = lookChoices[i] { chosen[name] = look } }
-        return SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil,
-                          looks: chosen)
+        var state = SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil,
+                               looks: chosen)
+        state.off = names.indices.filter { !ringsOn[$0] }.map { names[$0] }
+        return state
     }
 
     /// Puts back saved values at `t`, without animating; rings not in this layout are ignored.
@@ -382,9 +435,14 @@ public struct Controller: Sendable {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
             if saved.spinning.contains(name) { states[i].spin(at: t) }
             // A look the config no longer has is dropped: the ring shows its own again.
-            if let look = saved.looks[name], Request.builtInLooks.contains(look) || looks.contains(where: { $0.name == look }) {
-                lookChoices[i] = look
+            if let look = saved.looks[name],
+               Request.builtInLooks.contains(look) || Request.colorLook(look) != nil || looks.contains(where: { $0.name == look }) {
+                lookChoices[i] = Request.colorLook(look)?.name ?? look
                 lookSince[i] = t
+            }
+            if saved.off.contains(name) {
+                ringsOn[i] = false
+                switched[i] = (since: t, fade: 0)
             }
         }
         if let b = saved.brightness {
@@ -401,7 +459,10 @@ public struct Controller: Sendable {
         next.brightnessSetAtRunTime = newBrightness == nil && brightnessSetAtRunTime
         next.power = power
         for (i, name) in newNames.enumerated() {
-            if let old = names.firstIndex(of: name) { next.states[i] = states[old] }
+            guard let old = names.firstIndex(of: name) else { continue }
+            next.states[i] = states[old]
+            next.ringsOn[i] = ringsOn[old]
+            next.switched[i] = switched[old]
         }
         return next
     }
@@ -424,7 +485,7 @@ public struct Controller: Sendable {
         }
         for (i, name) in next.names.enumerated() {
             guard let old = names.firstIndex(of: name), let look = lookChoices[old] else { continue }
-            if Request.builtInLooks.contains(look) || layout.looks.contains(where: { $0.name == look }) {
+            if Request.builtInLooks.contains(look) || Request.colorLook(look) != nil || layout.looks.contains(where: { $0.name == look }) {
                 next.lookChoices[i] = look
                 next.lookSince[i] = lookSince[old]
             }

@@ -25,6 +25,8 @@ extension Request {
         case .brightness(let value): return .object([("verb", .string("brightness")), ("value", .number(value))])
         case .status: return .object([("verb", .string("status"))])
         case .power(let on): return .object([("verb", .string("power")), ("on", .bool(on))])
+        case .light(let rings, let on, let duration):
+            return .object([("verb", .string("power")), ("on", .bool(on)), ("rings", list(rings)), ("duration", .number(duration))])
         case .notify(let notice): return Request.noticeJSON(notice)
         case .timer(let ring, let action): return Request.timerJSON(ring: ring, action)
         case .clearNotices: return .object([("verb", .string("notify")), ("clear", .bool(true))])

@@ -10,7 +10,7 @@ extension Request {
         "stop": ["verb", "rings"],
         "brightness": ["verb", "value"],
         "status": ["verb"],
-        "power": ["verb", "on"],
+        "power": ["verb", "on", "rings", "duration"],
         "look": ["verb", "rings", "look"],
         "timer": ["verb", "ring", "duration", "up", "then", "notify", "action"],
         "notify": ["verb", "rings", "look", "color", "effect", "period", "value", "for", "priority", "clear", "key"],
@@ -93,7 +93,23 @@ extension Request {
             guard case .bool(let on)? = members["on"] else {
                 throw RequestError("power: give \"on\" true or false, e.g. {\"verb\":\"power\",\"on\":false}")
             }
-            return .power(on)
+            // With rings: those rings on or off (fading over "duration"); without: the device.
+            guard let listed = members["rings"] else {
+                guard duration == nil else { throw RequestError("power: \"duration\" needs \"rings\", e.g. {\"verb\":\"power\",\"on\":false,\"rings\":[\"move\"],\"duration\":2}") }
+                return .power(on)
+            }
+            var names: [String] = []
+            switch listed {
+            case .string(let name): names = [name]
+            case .array(let items):
+                for item in items {
+                    guard case .string(let name) = item else { throw RequestError("power: \"rings\" must list ring names, got \(item.shown)") }
+                    names.append(name)
+                }
+            default: throw RequestError("power: \"rings\" must list ring names, got \(listed.shown)")
+            }
+            guard !names.isEmpty else { throw RequestError("power: name the ring(s) to switch, e.g. power off move") }
+            return .light(rings: names, on: on, duration: duration ?? 0)
         case "get": return .get
         default: return .status
         }

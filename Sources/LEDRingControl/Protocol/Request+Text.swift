@@ -3,7 +3,7 @@ import RingRender
 extension Request {
     /// The short text form for shell use: `set move 0.8 [exercise 40%] [duration 1.5] [curve spring]`
     /// (`move=0.8` works too), `get`, `reset [duration S] [curve C]`, `spin RING…`, `stop [RING…]`,
-    /// `brightness 0.5`, `power on|off`, `status`.
+    /// `brightness 0.5`, `power on|off [RING… [duration S]]`, `look RING… NAME`, `status`.
     public static func parseText(_ line: String) throws(RequestError) -> Request {
         var words: [String] = []
         for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
@@ -61,23 +61,46 @@ extension Request {
             let text = rest[0]
             return .brightness(try Request.brightnessValue(text))
         case "power":
-            switch rest.count == 1 ? rest[0].lowercased() : "" {
-            case "on": return .power(true)
-            case "off": return .power(false)
-            default: throw RequestError("power: give on or off, e.g. power off")
+            // `power on|off` for the whole device; `power off RING… [duration S]` for rings.
+            let on: Bool
+            switch rest.first?.lowercased() ?? "" {
+            case "on": on = true
+            case "off": on = false
+            default: throw RequestError("power: give on or off, e.g. power off (or power off move duration 2 for rings)")
             }
+            if rest.count == 1 { return .power(on) }
+            var rings = Array(rest.dropFirst())
+            var duration = 0.0
+            if rings.count >= 2, rings[rings.count - 2] == "duration" {
+                duration = try Request.duration(rings[rings.count - 1])
+                rings.removeLast(2)
+            }
+            guard !rings.isEmpty else { throw RequestError("power: name the ring(s) to switch, e.g. power off move") }
+            return .light(rings: rings, on: on, duration: duration)
         case "notify":
             return try Request.parseNotify(rest, json: false)
         case "timer":
             return try Request.parseTimer(rest)
         case "look":
             guard rest.count >= 2 else { throw RequestError("look: give the ring(s) and a look, e.g. look build failed (default: the config's)") }
-            return .look(rings: Array(rest.dropLast()), name: rest[rest.count - 1])
+            return look(words: rest)
         case "get", "status":
             guard rest.isEmpty else { throw RequestError("\(verb) takes no arguments, got \"\(Request.shown(rest.joined(separator: " ")))\"") }
             return verb == "get" ? .get : .status
         default:
             throw RequestError("unknown verb \"\(Request.shown(verb))\"; use one of \(verbs)")
         }
+    }
+}
+
+extension Request {
+    /// `look`'s words after the verb: the rings, then the look's name, which for a colour with
+    /// an effect is two words (`build #ff2020 pulse`). At least two words.
+    public static func look(words: [String]) -> Request {
+        let n = words.count
+        if n >= 3, words[n - 2].hasPrefix("#"), colorLookEffects.contains(words[n - 1]) {
+            return .look(rings: Array(words.dropLast(2)), name: words[n - 2] + " " + words[n - 1])
+        }
+        return .look(rings: Array(words.dropLast()), name: words[n - 1])
     }
 }

@@ -49,6 +49,10 @@ extension Request {
         case .look(let rings, let name):
             for ring in rings { _ = try Request.index(of: ring, in: names) }
             _ = try Request.checkedLook(name, in: looks)
+        case .light(let rings, _, let duration):
+            guard !rings.isEmpty else { throw RequestError("power: name the ring(s) to switch, e.g. power off move") }
+            for ring in rings { _ = try Request.index(of: ring, in: names) }
+            _ = try Request.checkedDuration(duration)
         case .get, .status, .power:
             break
         }
@@ -131,8 +135,42 @@ extension Request {
     /// Names every look request may use besides the config's: the ring's own look, and none.
     public static let builtInLooks = ["default", "none"]
 
-    /// `name` when it is a look in `looks` or a built-in one.
+    /// The effects a colour look may have (`#ff2020 pulse`), with their default periods.
+    public static let colorLookEffects = ["none", "pulse", "blink"]
+
+    /// The look a colour name stands for: `#rrggbb` (a solid fill of that colour) optionally
+    /// followed by one space and an effect of `colorLookEffects` (`#ff2020 pulse`); nil for any
+    /// other name. Written this way, a colour chosen at run time is a look name like any other:
+    /// saved, restored, reported and switched by the same `look` request.
+    public static func colorLook(_ name: String) -> Look? {
+        guard name.hasPrefix("#") else { return nil }
+        let words = name.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count <= 2, let color = RGB8(hex: String(words[0])), words[0].count == 7 else { return nil }
+        var effect = Effect.none
+        if words.count == 2 {
+            switch words[1] {
+            case "none": effect = .none
+            case "pulse": effect = .pulse(period: Effect.defaultPulsePeriod)
+            case "blink": effect = .blink(period: Effect.defaultBlinkPeriod)
+            default: return nil
+            }
+        }
+        return Look(name: colorLookName(color, effect: effect), gradient: Gradient(solid: color), effect: effect)
+    }
+
+    /// How a colour look is written: `#ff2020`, or `#ff2020 pulse` with an effect.
+    public static func colorLookName(_ color: RGB8, effect: Effect) -> String {
+        effect == .none ? color.hex : "\(color.hex) \(effect.name)"
+    }
+
+    /// `name` when it is a look in `looks`, a built-in one or a colour look.
     public static func checkedLook(_ name: String, in looks: [String]) throws(RequestError) -> String {
+        if name.hasPrefix("#") {
+            guard colorLook(name) != nil else {
+                throw RequestError("look \"\(Request.shown(name))\": a colour look is #rrggbb, optionally with \(colorLookEffects.joined(separator: ", ")), e.g. #ff2020 pulse")
+            }
+            return name
+        }
         guard builtInLooks.contains(name) || looks.contains(name) else {
             let known = looks.isEmpty ? "the config defines no looks; add \"looks\": {\"\(Request.shown(name))\": {\"gradient\": \"#ff2020\"}}"
                                       : "the looks are \((looks + builtInLooks).joined(separator: ", "))"

@@ -20,8 +20,13 @@ public enum Request: Equatable, Sendable {
     case status
     /// LEDs on or off; off shows black and switches the supply off, the values are kept.
     case power(Bool)
+    /// Switches rings on or off (off: dark), fading over `duration` seconds. Unlike `power`, it
+    /// is per ring and saved; a ring's value and look are kept, and notifications still show
+    /// over a ring that is off.
+    case light(rings: [String], on: Bool, duration: Double)
     /// Switches rings to a named look from the config (`default`: the ring's own from the
-    /// config; `none`: no look at all).
+    /// config; `none`: no look at all), or to a solid colour with an optional effect
+    /// (`#ff2020`, `#ff2020 pulse`; see `Request.colorLook(_:)`).
     case look(rings: [String], name: String)
     /// Shows a notification over rings until it expires (`notify --clear`: `clearNotices`).
     case notify(Notice)

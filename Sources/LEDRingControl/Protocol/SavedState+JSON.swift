@@ -12,6 +12,7 @@ extension SavedState {
         if !looks.isEmpty {
             members.append(("looks", .object(looks.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })))
         }
+        if !off.isEmpty { members.append(("off", .array(off.map(JSONValue.string)))) }
         if !timers.isEmpty {
             members.append(("timers", .object(timers.sorted { $0.key < $1.key }.map { name, timer in
                 var m: [(String, JSONValue)] = [("start", .number(timer.start)), ("duration", .number(timer.duration)), ("up", .bool(timer.up))]
@@ -75,6 +76,17 @@ extension SavedState {
         case let other?: throw JSONProblem(path: "looks", message: "must be an object of ring names and looks, got \(other.shown)")
         }
         self.init(rings: rings, spinning: spinning, brightness: brightness, looks: looks)
+        switch members["off"] {
+        case nil, .null?: break
+        case .array(let items)?:
+            for (i, item) in items.enumerated() {
+                guard case .string(let name) = item else {
+                    throw JSONProblem(path: "off[\(i)]", message: "must be a ring name, got \(item.shown)")
+                }
+                off.append(name)
+            }
+        case let other?: throw JSONProblem(path: "off", message: "must be a list of ring names, got \(other.shown)")
+        }
         if case .object(let items)? = members["timers"] {
             for member in items.pairs {
                 guard case .object(let m) = member.value, case .number(let start)? = m["start"], case .number(let duration)? = m["duration"],

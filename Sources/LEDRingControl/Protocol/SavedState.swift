@@ -13,6 +13,8 @@ public struct SavedState: Equatable, Sendable {
     public var notices: [SavedNotice] = []
     /// Timers by ring name, their times on the wall clock.
     public var timers: [String: RingTimer] = [:]
+    /// Rings switched off (`Request.light`), by name.
+    public var off: [String] = []
 
     /// A notification in the state file.
     public struct SavedNotice: Equatable, Sendable {

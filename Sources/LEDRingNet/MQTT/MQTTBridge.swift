@@ -210,7 +210,7 @@ public final class MQTTBridge: Sendable {
         }
         let requests: [Request]?
         do throws(RequestError) {
-            requests = try topics.requests(topic: topic, payload: payload)
+            requests = try topics.requests(topic: topic, payload: payload, current: { [control] in control.snapshot() })
         } catch {
             complain("ignored \(LogText.escaped(topic)): \(LogText.escaped(error.message, limit: 200))")
             return

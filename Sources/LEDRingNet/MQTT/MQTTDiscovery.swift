@@ -1,7 +1,9 @@
 import LEDJSON
 
-/// Home Assistant MQTT discovery: each ring a `number` entity (a 0…maxPercent % slider) and the
-/// whole device a `light` (on/off and brightness), all tied to one device and to availability.
+/// Home Assistant MQTT discovery, all tied to one device and to availability: each ring a
+/// `number` entity (a 0…maxPercent % slider) and a JSON-schema `light` (on/off, an RGB colour,
+/// effects, flash and transition: `MQTTRingLight`), with looks a `select` per ring; the whole
+/// device a `light` (on/off and brightness) and a reset `button`.
 public enum MQTTDiscovery {
     /// The retained config messages for `rings` (publish them on every connect; an empty payload
     /// on the same topic would remove an entity).
@@ -51,7 +53,8 @@ public enum MQTTDiscovery {
                     ("object_id", .string("ledring_\(node)_\(ring)_look")),
                     ("command_topic", .string(topics.look(ring))),
                     ("state_topic", .string(topics.state(ring))),
-                    ("value_template", .string("{{ value_json.look }}")),
+                    // A colour look is not an option: the select then shows no option (`None`).
+                    ("value_template", .string(selectTemplate(options: ["default", "none"] + looks))),
                     ("options", .array((["default", "none"] + looks).map(JSONValue.string))),
                     ("icon", .string("mdi:palette")),
                 ])
@@ -59,6 +62,36 @@ public enum MQTTDiscovery {
                                             payload: MQTTTopics.json(select), retain: true))
             }
         }
+        for ring in rings {
+            let light = JSONValue.object(availability + [
+                ("name", .string("\(ring) light")),
+                ("unique_id", .string("ledring_\(node)_\(ring)_light")),
+                ("object_id", .string("ledring_\(node)_\(ring)_light")),
+                ("schema", .string("json")),
+                ("command_topic", .string(topics.light(ring))),
+                ("state_topic", .string(topics.state(ring))),
+                // No per-ring brightness: Home Assistant then scales the colour it sends.
+                ("brightness", .bool(false)),
+                ("supported_color_modes", .array([.string("rgb")])),
+                ("effect", .bool(true)),
+                ("effect_list", .array(MQTTRingLight.effectList(looks: looks).map(JSONValue.string))),
+                ("flash_time_short", .integer(MQTTRingLight.flashShort)),
+                ("flash_time_long", .integer(MQTTRingLight.flashLong)),
+                ("icon", .string("mdi:circle-outline")),
+            ])
+            messages.append(MQTTMessage(topic: "\(settings.discoveryPrefix)/light/\(node)_\(ring)/config",
+                                        payload: MQTTTopics.json(light), retain: true))
+        }
+        let button = JSONValue.object(availability + [
+            ("name", .string("Reset")),
+            ("unique_id", .string("ledring_\(node)_reset")),
+            ("object_id", .string("ledring_\(node)_reset")),
+            ("command_topic", .string(topics.reset)),
+            ("payload_press", .string("reset")),
+            ("icon", .string("mdi:restore")),
+        ])
+        messages.append(MQTTMessage(topic: "\(settings.discoveryPrefix)/button/\(node)_reset/config",
+                                    payload: MQTTTopics.json(button), retain: true))
         let light = JSONValue.object(availability + [
             ("name", .string("LEDs")),
             ("unique_id", .string("ledring_\(node)_light")),
@@ -73,5 +106,24 @@ public enum MQTTDiscovery {
         messages.append(MQTTMessage(topic: "\(settings.discoveryPrefix)/light/\(node)/config",
                                     payload: MQTTTopics.json(light), retain: true))
         return messages
+    }
+
+    /// The select's value template: the look when it is one of `options`, else `None` (which
+    /// Home Assistant shows as no option) rather than a value it would refuse.
+    static func selectTemplate(options: [String]) -> String {
+        let list = options.map { "'" + $0.replacingSingleQuotes() + "'" }.joined(separator: ",")
+        return "{% set look = value_json.look %}{{ look if look in [\(list)] else 'None' }}"
+    }
+}
+
+extension String {
+    /// The text with `'` escaped for a Jinja string in single quotes.
+    fileprivate func replacingSingleQuotes() -> String {
+        var out = ""
+        for c in self {
+            if c == "'" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out
     }
 }

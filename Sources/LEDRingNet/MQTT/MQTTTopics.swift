@@ -5,7 +5,8 @@ import RingRender
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).
 ///
-/// Per device under `base` (`ledring/<device>`): `<ring>/set` and `<ring>/state` (two levels),
+/// Per device under `base` (`ledring/<device>`): `<ring>/set`, `<ring>/look`, `<ring>/timer`,
+/// `<ring>/light` (Home Assistant's JSON light, `MQTTRingLight`) and `<ring>/state` (two levels),
 /// and one-level `reset`, `spin`, `stop`, `brightness`, `power` (commands), `status` (light state)
 /// and `availability`. One-level device topics can never collide with a ring's two-level ones,
 /// whatever the rings are called. The group prefix takes the same commands.
@@ -33,6 +34,10 @@ public struct MQTTTopics: Sendable {
     public var notify: String { "\(base)/notify" }
     /// Where a ring's value is set.
     public func set(_ ring: String) -> String { "\(base)/\(ring)/set" }
+    /// Where a ring is commanded as a Home Assistant JSON light (`MQTTRingLight`).
+    public func light(_ ring: String) -> String { "\(base)/\(ring)/light" }
+    /// Where every ring is reset to 0 (any payload).
+    public var reset: String { "\(base)/reset" }
     /// Where power (and Home Assistant's light JSON) is commanded.
     public var power: String { "\(base)/power" }
 
@@ -40,7 +45,7 @@ public struct MQTTTopics: Sendable {
     public var subscriptions: [String] {
         ([base] + (group.map { [$0] } ?? [])).flatMap { prefix in
             ["\(prefix)/+/set", "\(prefix)/reset", "\(prefix)/spin", "\(prefix)/stop", "\(prefix)/brightness", "\(prefix)/power",
-             "\(prefix)/+/look", "\(prefix)/+/timer", "\(prefix)/notify"]
+             "\(prefix)/+/look", "\(prefix)/+/timer", "\(prefix)/+/light", "\(prefix)/notify"]
         }
     }
 
@@ -68,7 +73,10 @@ public struct MQTTTopics: Sendable {
     /// The requests `payload` on `topic` asks for (Home Assistant's light JSON can ask for a
     /// brightness and the power at once); nil when the topic is not a command topic (our own
     /// state topics, say). Throws for a bad payload, with the words the socket uses.
-    public func requests(topic: String, payload: [UInt8]) throws(RequestError) -> [Request]? {
+    /// `current` is asked for what the rings show only when a ring's light needs it (a colour
+    /// change keeps the ring's effect, an effect keeps its colour).
+    public func requests(topic: String, payload: [UInt8],
+                         current: () -> RingSnapshot? = { nil }) throws(RequestError) -> [Request]? {
         var rest: Substring?
         for prefix in [base] + (group.map { [$0] } ?? []) where topic.hasPrefix(prefix + "/") {
             rest = topic.dropFirst(prefix.count + 1)
@@ -89,6 +97,12 @@ public struct MQTTTopics: Sendable {
         if levels.count == 2 && levels[1] == "look" {
             guard !text.isEmpty else { throw RequestError("look needs a look's name as payload, like failed (default: the ring's own)") }
             return [.look(rings: [String(levels[0])], name: text)]
+        }
+        if levels.count == 2 && levels[1] == "light" {
+            let ring = String(levels[0])
+            let snapshot = current()
+            return try MQTTRingLight.requests(ring: ring, text: text, current: snapshot?.ring(named: ring),
+                                              looks: snapshot?.looks ?? [])
         }
         if levels.count == 2 && levels[1] == "timer" {
             let ring = String(levels[0])
@@ -151,15 +165,17 @@ public struct MQTTTopics: Sendable {
     }
 
     /// The retained state messages for `snapshot`: each ring's `{"value":…,"percent":…,"spinning":…}`
-    /// (the value it shows once any transition ends) and the light status.
+    /// (the value it shows once any transition ends), its `look`, and its light's `state`,
+    /// `effect` and colour (`MQTTRingLight.stateMembers`); and the device light's status.
     public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
         var messages = snapshot.rings.map { ring in
             let percent = (ring.target * 1000).rounded() / 10
             var members: [(String, JSONValue)] = [
                 ("value", .number(ring.target)), ("percent", .number(percent)), ("spinning", .bool(ring.spinning)),
             ]
-            // Only with looks configured, so other states are as before (Home Assistant's select reads it).
-            if !snapshot.looks.isEmpty { members.append(("look", .string(ring.look ?? "default"))) }
+            // With looks configured or a colour chosen (Home Assistant's select reads it).
+            if !snapshot.looks.isEmpty || ring.look != nil { members.append(("look", .string(ring.look ?? "default"))) }
+            members += MQTTRingLight.stateMembers(ring)
             return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object(members)), retain: retain)
         }
         messages.append(MQTTMessage(topic: status, payload: MQTTTopics.json(.object([
