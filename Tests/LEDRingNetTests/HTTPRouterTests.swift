@@ -38,6 +38,18 @@ import Testing
         ])
     }
 
+    /// A ring's own on/off (what Home Assistant's ring light does over MQTT), with its fade.
+    @Test func aRingSwitchesOffAndOnWithAFade() {
+        #expect(route("POST", "/api/rings/stand/power", "off")?.status == 200)
+        #expect(route("POST", "/api/rings/stand/power", #"{"on":true,"duration":"1.5s"}"#)?.status == 200)
+        #expect(control.commands == [.light(rings: ["stand"], on: false, duration: 0), .light(rings: ["stand"], on: true, duration: 1.5)])
+        let bad = route("POST", "/api/rings/stand/power", #"{"on":false,"duration":-1}"#)
+        #expect(bad?.status == 400 && text(bad).contains("duration -1"), "\(text(bad))")
+        #expect(route("POST", "/api/rings/stand/power", #"{"on":"maybe"}"#)?.status == 400)
+        #expect(route("POST", "/api/power", #"{"on":false,"duration":1}"#)?.status == 400, "the device's power has no fade")
+        #expect(control.commands.count == 2)
+    }
+
     @Test func refusalsNameWhatWasWrong() {
         let bad = route("POST", "/api/rings/move", #"{"value":"#)
         #expect(bad?.status == 400 && text(bad).contains("not valid JSON"))

@@ -33,7 +33,7 @@ import Testing
         Case(what: "a colour look with a short colour", socket: "look move #ff00", http: ("/api/rings/move/look", "#ff00"),
              mqtt: ("ledring/test/move/look", "#ff00"),
              message: "look \"#ff00\": a colour look is #rrggbb, optionally with none, pulse, blink, e.g. #ff2020 pulse"),
-        Case(what: "unknown ring's light", socket: "power off nope", http: ("/api/rings/nope", "0.5"), mqtt: ("ledring/test/nope/light", "OFF"),
+        Case(what: "unknown ring's light", socket: "power off nope", http: ("/api/rings/nope/power", "off"), mqtt: ("ledring/test/nope/light", "OFF"),
              message: "no ring called \"nope\"; the rings are move, exercise, stand"),
     ]
 

@@ -93,6 +93,12 @@ public struct HTTPRouter: Sendable {
         case let p where p.count == 3 && p[0] == "rings" && p[2] == "look":
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
             return .response(apply { () throws(RequestError) in .look(rings: [p[1]], name: try lookName(request.body)) })
+        case let p where p.count == 3 && p[0] == "rings" && p[2] == "power":
+            guard request.method == "POST" else { return .response(notAllowed("POST")) }
+            return .response(apply { () throws(RequestError) in
+                let (on, duration) = try power(request.body, durationAllowed: true)
+                return .light(rings: [p[1]], on: on, duration: duration)
+            })
         case let p where p.count == 3 && p[0] == "rings" && p[2] == "timer":
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
             return .response(apply { () throws(RequestError) in try timer(request.body, ring: p[1]) })
@@ -171,16 +177,24 @@ public struct HTTPRouter: Sendable {
     }
 
     private func power(_ body: [UInt8]) throws(RequestError) -> Bool {
+        try power(body, durationAllowed: false).on
+    }
+
+    /// `on`, `off`, or `{"on":false}`; for one ring also `{"on":false,"duration":2}` (the fade).
+    private func power(_ body: [UInt8], durationAllowed: Bool) throws(RequestError) -> (on: Bool, duration: Double) {
         let text = String(decoding: body, as: UTF8.self).trimmingWhitespace()
         switch text.lowercased() {
-        case "on", "true", "1": return true
-        case "off", "false", "0": return false
+        case "on", "true", "1": return (true, 0)
+        case "off", "false", "0": return (false, 0)
         default: break
         }
         let object = try JSONObject.parse(body)
-        try object.onlyKeys(["on"])
-        guard let on = object["on"]?.bool else { throw RequestError("send {\"on\":true} or {\"on\":false}") }
-        return on
+        try object.onlyKeys(durationAllowed ? ["on", "duration"] : ["on"])
+        guard let on = object["on"]?.bool else {
+            throw RequestError(durationAllowed ? "send {\"on\":false,\"duration\":2}, on or off" : "send {\"on\":true} or {\"on\":false}")
+        }
+        let duration = try object["duration"].map { (raw) throws(RequestError) in try Request.duration(raw, name: "duration") } ?? 0
+        return (on, duration)
     }
 
     /// `Authorization: Bearer <token>` (the scheme in any case, RFC 9110 §11.1); the
