@@ -117,11 +117,17 @@ public struct HTTPRouter: Sendable {
             try control.submit(try make())
             return .snapshot(control.snapshot())
         } catch {
-            switch error.kind {
-            case .unknownRing: return .error(404, error.message)
-            case .unavailable: return .error(503, error.message)
-            case .invalid: return .error(400, error.message)
-            }
+            return HTTPRouter.refusal(error)
+        }
+    }
+
+    /// A refused request's answer: 404 for a ring there is not, 503 while the rings cannot take
+    /// requests, else 400.
+    static func refusal(_ error: RequestError) -> HTTPResponse {
+        switch error.kind {
+        case .unknownRing: return .error(404, error.message)
+        case .unavailable: return .error(503, error.message)
+        case .invalid: return .error(400, error.message)
         }
     }
 

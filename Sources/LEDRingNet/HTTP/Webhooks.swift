@@ -83,11 +83,7 @@ public struct Webhooks: Sendable {
             for request in requests { try control.submit(request) }
             return .snapshot(control.snapshot())
         } catch {
-            switch error.kind {
-            case .unknownRing: return .error(404, error.message)
-            case .unavailable: return .error(503, error.message)
-            case .invalid: return .error(400, error.message)
-            }
+            return HTTPRouter.refusal(error)
         }
     }
 
