@@ -295,6 +295,10 @@ import Testing
             return
         }
         #expect(ReplyFormatter.text(object) == "move  80.0 % (target 80.0 %)\nstand spinning (target 45.0 %)\nbrightness 100.0 %\n")
+        var off = Reply.RingReport(name: "move", shown: 0.8, target: 0.8, spinning: false)
+        off.on = false
+        guard case .object(let dark) = try JSONValue.parse(Reply.rings([off], brightness: 1).jsonLine) else { return }
+        #expect(ReplyFormatter.text(dark) == "move 80.0 % (target 80.0 %) off\nbrightness 100.0 %\n")
     }
 }
 

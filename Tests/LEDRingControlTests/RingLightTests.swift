@@ -47,6 +47,10 @@ import Testing
         #expect(dark[0].allSatisfy { $0 == "#000000" })
         #expect(dark[2] == lit[2], "only the ring switched off goes dark")
         #expect(c.look(of: 0) == "failed" && c.states[0].target == 0.5)
+        // `get` says so (only while off, so a lit ring's reply is as before).
+        let reply = c.report(at: 1).jsonLine
+        #expect(reply.contains(#"{"name":"move","shown":0.5,"target":0.5,"spinning":false,"look":"failed","on":false}"#), "\(reply)")
+        #expect(!reply.contains(#""name":"stand","shown":1,"target":1,"spinning":false,"on""#))
         try Self.apply(&c, "power on move", at: 2)
         #expect(Self.frame(c, layout: layout, at: 2) == lit)
     }

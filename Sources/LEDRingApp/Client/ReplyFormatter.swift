@@ -19,6 +19,7 @@ enum ReplyFormatter {
                     ? "spinning (target \(target))" : "\(percent(ring["shown"])) (target \(target))"
                 if case .string(let look)? = ring["look"] { row += " look \(look)" }
                 if case .number(let left)? = ring["timerLeft"] { row += " timer \(DurationText.format(left.rounded(.up))) left" }
+                if ring["on"] == .bool(false) { row += " off" }
                 rows.append((name, row))
             }
             let width = rows.map { $0.0.count }.max() ?? 0

@@ -333,6 +333,7 @@ public struct Controller: Sendable {
             report.look = look(of: i)
             report.timerLeft = timers[i].map { $0.remaining(at: t) }
             report.shown = shownValue(of: i, at: t)
+            report.on = ringsOn[i]
             return report
         }, brightness: brightness)
     }

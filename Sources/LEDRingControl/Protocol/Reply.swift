@@ -23,6 +23,8 @@ public enum Reply: Equatable, Sendable {
         public var look: String? = nil
         /// Seconds its timer has left, if it has one.
         public var timerLeft: Double? = nil
+        /// Whether it is switched on (`power off RING` makes it dark, its value and look kept).
+        public var on = true
 
         /// A ring's report.
         public init(name: String, shown: Double, target: Double, spinning: Bool) {
@@ -50,6 +52,8 @@ public enum Reply: Equatable, Sendable {
                                                       ("target", .number(ring.target)), ("spinning", .bool(ring.spinning))]
                 if let look = ring.look { members.append(("look", .string(look))) }
                 if let left = ring.timerLeft { members.append(("timerLeft", .number((left * 10).rounded() / 10))) }
+                // Only while off, as in the snapshot, so a lit ring's reply is as before.
+                if !ring.on { members.append(("on", .bool(false))) }
                 return JSONValue.object(members)
             }
             return JSONValue.object([("ok", .bool(true)), ("rings", .array(list)), ("brightness", .number(brightness))]).jsonText
