@@ -33,7 +33,7 @@ public enum LEDRingApp {
                 return code.rawValue
             case "run":
                 return try Daemon.run(Array(arguments.dropFirst())).rawValue
-            case "set", "get", "reset", "spin", "stop", "brightness", "status", "look", "notify", "timer":
+            case "set", "get", "reset", "spin", "stop", "brightness", "power", "status", "look", "notify", "timer":
                 return try ClientCommand.run(arguments).rawValue
             case "feed":
                 return try FeedCommand.run(Array(arguments.dropFirst())).rawValue

@@ -17,6 +17,7 @@ enum Usage {
                         and the COLOUR AND POWER options (over the config file's)
       ledring set RING=VALUE… [--duration S] [--curve C]   send values to the running service
       ledring get | status | reset [--duration S] | spin RING… | stop [RING…] | brightness B
+      ledring power on|off [RING… [--duration S]]   the LEDs, or some rings (dark, value and look kept)
       ledring look RING… NAME | notify … --for D | timer RING 25m [--then LOOK] [--notify …]
       ledring feed RING [--range MIN:MAX]   a number per line on standard input becomes the value
                         (`ledring VERB --help` for one verb; --socket may come before the verb)

@@ -3,7 +3,7 @@ import LEDRingControl
 /// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
 enum VerbLine {
     /// Every verb, in the order `--help` lists them.
-    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "look", "notify", "timer", "feed",
+    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "power", "look", "notify", "timer", "feed",
                         "boards", "doctor", "check-config", "help"]
     /// Options that may come before the verb, and whether each takes a value.
     static let globalOptions: [String: Bool] = ["--socket": true, "--config": true, "--state": true, "--json": false]

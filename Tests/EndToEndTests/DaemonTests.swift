@@ -365,6 +365,23 @@ import LEDRingNetTesting
         #expect(daemon.stderr.contains("source command sh -c cat \(file): values again"))
     }
 
+    /// `ledring power off RING` darkens that ring only, `get` says so, and the state file keeps
+    /// it across a restart; `power on` gives back the value it kept.
+    @Test func aRingSwitchedOffStaysOffAcrossARestart() throws {
+        let first = try DaemonProcess()
+        #expect(try first.client(["set", "move=0.5", "stand=1"]).status == 0)
+        let off = try first.client(["power", "off", "stand", "--duration", "0.2"])
+        #expect(off.status == 0 && off.stdout.contains("stand    100.0 % (target 100.0 %) off"), "\(off.stdout) \(off.stderr)")
+        #expect(try first.client(["power", "sideways"]).status == 64)
+        first.send(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        let second = try DaemonProcess(directory: first.directory)
+        defer { second.cleanUp() }
+        #expect(try second.client(["get"]).stdout.contains("stand    100.0 % (target 100.0 %) off"))
+        let on = try second.client(["power", "on", "stand"])
+        #expect(on.status == 0 && on.stdout.contains("stand    100.0 % (target 100.0 %)\n"), "\(on.stdout)")
+    }
+
     @Test func standardInputTakesTheSameRequests() throws {
         let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", "WIRE", "--stdin"].map {
             $0 == "WIRE" ? "/dev/null" : $0

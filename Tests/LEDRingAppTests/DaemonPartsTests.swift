@@ -251,6 +251,10 @@ import Testing
                 == .set(values: [.init(ring: "co2", value: 812)], duration: 60, curve: .easeInOut))
         #expect(socket == "/s.sock" && json)
         #expect(try ClientCommand.parse(["spin", "stand"]).0 == .spin(rings: ["stand"]))
+        #expect(try ClientCommand.parse(["power", "off"]).0 == .power(false))
+        #expect(try ClientCommand.parse(["power", "off", "build", "focus", "--duration", "2"]).0
+                == .light(rings: ["build", "focus"], on: false, duration: 2))
+        #expect(try ClientCommand.parse(["power", "on", "build"]).0 == .light(rings: ["build"], on: true, duration: 0))
         #expect(try ClientCommand.parse(["reset"]).0 == .reset(duration: 1, curve: .easeInOut))
         #expect(try ClientCommand.parse(["brightness", "50%"]).0 == .brightness(0.5))
     }
@@ -279,7 +283,8 @@ import Testing
     }
 
     @Test(arguments: [["set"], ["set", "move"], ["set", "move=abc"], ["get", "extra"], ["spin"], ["brightness", "2"],
-                      ["status", "--duration", "1"], ["get", "--bogus"], ["look", "build"], ["set", "move=1", "--duration", "-1m"],
+                      ["status", "--duration", "1"], ["get", "--bogus"], ["power"], ["power", "dim"], ["power", "off", "--duration", "2"],
+                      ["power", "off", "move", "--curve", "spring"], ["look", "build"], ["set", "move=1", "--duration", "-1m"],
                       // notify's and timer's options belong to them alone: elsewhere they would be dropped unsaid.
                       ["set", "move=1", "--look", "failed"], ["spin", "move", "--for", "10s"], ["get", "--clear"],
                       ["set", "move=1", "--up"]])

@@ -35,7 +35,7 @@ enum ClientCommand {
 
     /// The request, `--socket` and `--json` from the command line.
     static func parse(_ arguments: [String]) throws(CommandError) -> (Request, String?, Bool) {
-        guard let verb = arguments.first else { throw .usage("give a verb: set, get, reset, spin, stop, brightness, status") }
+        guard let verb = arguments.first else { throw .usage("give a verb: set, get, reset, spin, stop, brightness, power, status") }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         var socket: String?
         var json = false
@@ -72,8 +72,8 @@ enum ClientCommand {
                 words.append(name)
             }
         }
-        if (duration != nil || curve != nil) && verb != "set" && verb != "reset" {
-            throw .usage("\(verb): --duration and --curve apply to set and reset only")
+        if (duration != nil && verb != "set" && verb != "reset" && verb != "power") || (curve != nil && verb != "set" && verb != "reset") {
+            throw .usage("\(verb): --duration and --curve apply to set and reset only (and --duration to power RING…)")
         }
         let request: Request
         switch verb {
@@ -135,6 +135,13 @@ enum ClientCommand {
         case "look":
             guard words.count >= 2 else { throw .usage("look: give the ring(s) and a look, e.g. ledring look build failed; \(usage(verb))") }
             request = Request.look(words: words)
+        case "power":
+            // `power on|off` is the whole device; `power off RING… [--duration S]` those rings.
+            guard let state = words.first, words.count > 1 || duration == nil else {
+                throw .usage("power: give on or off, and rings to switch only those; \(usage(verb))")
+            }
+            let line = (["power", state] + words.dropFirst() + (duration.map { ["duration", JSONValue.format($0)] } ?? [])).joined(separator: " ")
+            request = try checked { () throws(RequestError) in try Request.parse(line) }
         case "get":
             try noWords(words, verb)
             request = .get
@@ -165,6 +172,7 @@ enum ClientCommand {
         case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default, none, or a colour #RRGGBB [pulse|blink])"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
         case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
+        case "power": return "usage: ledring power on|off [RING… [--duration S]] [--socket PATH]   (no ring: every LED, not saved; rings: dark, value and look kept, saved)"
         default: return "usage: ledring \(verb) [--socket PATH] [--json]"
         }
     }
