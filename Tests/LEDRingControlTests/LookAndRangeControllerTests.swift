@@ -1,3 +1,4 @@
+import LEDJSON
 import RingRender
 import Testing
 @testable import LEDRingControl
@@ -19,6 +20,21 @@ import Testing
     static func apply(_ c: inout Controller, _ line: String, at t: Double = 0) throws -> Controller.Outcome {
         let outcome = c.apply(try Request.parse(line), at: t, status: { fatalError("no status") })
         return outcome
+    }
+
+    /// The snapshot (HTTP's state, MQTT's retained state) gives a ranged ring's value in its
+    /// own units too, as it was sent, and reads it back.
+    @Test func theSnapshotSaysTheValueInTheRingsUnits() throws {
+        let layout = try Self.layout()
+        var c = Controller(layout: layout, brightness: 1)
+        _ = try Self.apply(&c, "set co2 812")
+        let snapshot = RingSnapshot(controller: c, frame: [RGB8](repeating: .black, count: layout.ledCount), layout: layout, at: 1)
+        #expect(snapshot.rings[0].units == 812 || abs((snapshot.rings[0].units ?? 0) - 812) < 1e-9)
+        #expect(snapshot.rings[1].units == nil, "a ring without a range has no units")
+        let text = snapshot.json.jsonText
+        #expect(text.contains(#""units":812,"#), "\(text)")
+        #expect(!text.contains(#""name":"build","spinning":false,"target":0,"units""#))
+        #expect(try RingSnapshot(json: JSONValue.parse(text)).rings.map(\.units) == [812, nil])
     }
 
     @Test func valuesInTheRingsOwnUnits() throws {

@@ -12,6 +12,18 @@ import Testing
         return s
     }
 
+    /// A ranged ring's retained state carries its value in its own units (a CO₂ ring says
+    /// `"units":812`, which a dashboard shows as it is), besides laps and percent.
+    @Test func aRangedRingsStateSaysItsUnits() throws {
+        var co2 = RingSnapshot.Ring(name: "co2", value: 0.2575, target: 0.2575, spinning: false, leds: [])
+        co2.units = 812
+        let snapshot = RingSnapshot(rings: [co2, .init(name: "move", value: 0.5, target: 0.5, spinning: false, leds: [])], brightness: 1, power: true)
+        let topics = MQTTTopics(settings: settings)
+        let payloads = topics.stateMessages(snapshot, retain: true).map(\.payload)
+        #expect(payloads[0].contains(#""units":812"#), "\(payloads[0])")
+        #expect(!payloads[1].contains("units"))
+    }
+
     @Test func topicFiltersMatchAsTheSpecSays() {
         let cases: [(String, String, Bool)] = [
             ("octoPrint/event/#", "octoPrint/event/PrintDone", true), ("octoPrint/event/#", "octoPrint/event", true),

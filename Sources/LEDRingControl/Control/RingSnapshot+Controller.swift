@@ -16,6 +16,9 @@ extension RingSnapshot {
         for i in rings.indices {
             rings[i].look = controller.look(of: i)
             if i < controller.ringsOn.count { rings[i].on = controller.ringsOn[i] }
+            if i < controller.rings.count, let range = controller.rings[i].range {
+                rings[i].units = range.min + rings[i].target * (range.max - range.min)
+            }
             if i < controller.timers.count, let timer = controller.timers[i] { rings[i].timer = Timer(timer, at: t) }
         }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)

@@ -2,7 +2,7 @@ import LEDJSON
 
 extension RingSnapshot {
     /// The snapshot as JSON, keys sorted (what `/api/state` and SSE send): `looks` only when the
-    /// config has looks, a ring's `look` only while it shows one, `on` only while it is off, its `timer` only while it has one.
+    /// config has looks, a ring's `look` only while it shows one, `on` only while it is off, its `timer` only while it has one, `units` only for a ring with a range.
     public var json: JSONValue {
         var top: [(String, JSONValue)] = [("brightness", .number(brightness))]
         if !looks.isEmpty { top.append(("looks", .array(looks.map(JSONValue.string)))) }
@@ -19,10 +19,16 @@ extension RingSnapshot {
             members.append(("spinning", .bool(ring.spinning)))
             members.append(("target", .number(ring.target)))
             if let timer = ring.timer { members.append(("timer", timer.json)) }
+            if let units = ring.units { members.append(("units", .number(RingSnapshot.rounded(units)))) }
             members.append(("value", .number(ring.value)))
             return JSONValue.object(members)
         })))
         return .object(top)
+    }
+
+    /// A value in a ring's own units as people write it: 812, 21.5, not 811.9999999999999.
+    public static func rounded(_ value: Double) -> Double {
+        (value * 1e6).rounded() / 1e6
     }
 
     /// The snapshot as compact JSON bytes.
@@ -53,6 +59,7 @@ extension RingSnapshot {
                              display: try strings(ring["display"], path + ".display"))
             if let look = ring["look"] { entry.look = try need(look.string, path + ".look", "a string") }
             if let on = ring["on"] { entry.on = try need(on.bool, path + ".on", "true or false") }
+            if let units = ring["units"] { entry.units = try need(units.number, path + ".units", "a number") }
             if let timer = ring["timer"] {
                 let at = path + ".timer"
                 var then: String? = nil

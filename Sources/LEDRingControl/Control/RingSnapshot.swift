@@ -22,6 +22,9 @@ public struct RingSnapshot: Equatable, Sendable {
         /// Whether it is switched on (`Request.light`); off, its LEDs are dark unless a
         /// notification shows over it.
         public var on = true
+        /// `target` in the ring's own units, for a ring with a `range` (`812` ppm, not 0.406
+        /// laps); nil without one.
+        public var units: Double? = nil
         /// The same LEDs as a screen shows their light (`SRGB.display` of each drive level), in
         /// the same order: what a picture of the ring paints.
         public var display: [String]

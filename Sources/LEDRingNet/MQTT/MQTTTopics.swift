@@ -165,6 +165,7 @@ public struct MQTTTopics: Sendable {
     }
 
     /// The retained state messages for `snapshot`: each ring's `{"value":…,"percent":…,"spinning":…}`
+    /// (and `units` for a ring with a range)
     /// (the value it shows once any transition ends), its `look`, and its light's `state`,
     /// `effect` and colour (`MQTTRingLight.stateMembers`); and the device light's status.
     public func stateMessages(_ snapshot: RingSnapshot, retain: Bool) -> [MQTTMessage] {
@@ -173,6 +174,8 @@ public struct MQTTTopics: Sendable {
             var members: [(String, JSONValue)] = [
                 ("value", .number(ring.target)), ("percent", .number(percent)), ("spinning", .bool(ring.spinning)),
             ]
+            // A ranged ring's value in its own units too (`"units": 812` for a CO₂ ring).
+            if let units = ring.units { members.append(("units", .number(RingSnapshot.rounded(units)))) }
             // With looks configured or a colour chosen (Home Assistant's select reads it).
             if !snapshot.looks.isEmpty || ring.look != nil { members.append(("look", .string(ring.look ?? "default"))) }
             members += MQTTRingLight.stateMembers(ring)
