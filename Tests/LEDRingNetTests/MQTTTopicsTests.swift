@@ -68,6 +68,20 @@ import Testing
         }
     }
 
+    /// A timer object with a key the socket's timer does not have (a typo) is refused, as the
+    /// socket, HTTP and the notify topic refuse one, not started without it.
+    @Test func aTimerObjectWithAnUnknownKeyIsRefused() throws {
+        let t = MQTTTopics(settings: settings)
+        #expect(try t.requests(topic: "ledring/desk/focus/timer", payload: Array(#"{"duration":"25m","then":"done"}"#.utf8))
+                == [.timer(ring: "focus", .start(duration: 1500, up: false, then: "done"))])
+        #expect(throws: RequestError.self) {
+            try t.requests(topic: "ledring/desk/focus/timer", payload: Array(#"{"duration":"25m","thne":"done"}"#.utf8))
+        }
+        #expect(throws: RequestError.self) {
+            try t.requests(topic: "ledring/desk/focus/timer", payload: Array(#"{"duration":"25m","ring":"other"}"#.utf8))
+        }
+    }
+
     @Test func stateMessagesAreRetainedJSON() throws {
         let control = try RecordingRingControl()
         try control.submit(.set(["move": 0.8]))

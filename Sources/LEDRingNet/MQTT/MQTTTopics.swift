@@ -107,7 +107,10 @@ public struct MQTTTopics: Sendable {
         if levels.count == 2 && levels[1] == "timer" {
             let ring = String(levels[0])
             if text.hasPrefix("{") {
-                var members = try JSONObject.parse(Array(text.utf8)).members
+                let object = try JSONObject.parse(Array(text.utf8))
+                // The socket's timer object without verb and ring (the topic names the ring).
+                try object.onlyKeys((Request.jsonKeys["timer"] ?? []).filter { $0 != "verb" && $0 != "ring" })
+                var members = object.members
                 members["ring"] = .string(ring)
                 return [try Request.parseTimerJSON(members)]
             }
