@@ -54,6 +54,12 @@ import Testing
         (#"{"ring": "batt", "mqtt": "a/b", "file": "/x"}"#, "sources[0]: gives \"file\" and \"mqtt\""),
         (#"{"ring": "batt", "mqtt": "a/b", "every": 5}"#, "sources[0].every: applies to file and command sources"),
         (#"{"ring": "batt", "mqtt": "a/b", "state": "/s"}"#, "sources[0].state: needs \"looks\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "notify": {"x": {"look": "lost", "for": "1m"}}}"#, "sources[0].notify: needs \"state\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "notify": ["x"]}"#, "sources[0].notify: must map states to notifications"),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "notify": {"x": {"look": "gone", "for": "1m"}}}"#, "sources[0].notify.x: no look called \"gone\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "notify": {"x": {"look": "lost"}}}"#, "sources[0].notify.x: notify: give"),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "notify": {"x": {"look": "lost", "for": "1m", "rings": ["nope"]}}}"#, "sources[0].notify.x: no ring called \"nope\""),
+        (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "notify": {"x": {"look": "lost", "for": "1m", "lok": 1}}}"#, "sources[0].notify.x.lok: unknown key"),
         (#"{"ring": "batt", "mqtt": "a/b", "looks": {"x": "lost"}}"#, "sources[0].looks: needs \"state\""),
         (#"{"ring": "batt", "mqtt": "a/b", "state": "/s", "looks": {"x": "gone"}}"#, "sources[0].looks.x: no look called \"gone\""),
         (#"{"ring": "batt", "file": "/x", "evrey": 5}"#, "sources[0].evrey: unknown key"),
@@ -143,6 +149,29 @@ import Testing
     /// MQTT sources on explicit times: the value a JSON message points at, the look its state
     /// maps to (each sent only when it changes; unmapped states change nothing), one complaint
     /// for junk, and staleness with no file to read.
+    /// A state can show a notification (over the source's ring unless it names rings) each time
+    /// it comes anew; the same state again (a retained message seen twice) shows it once.
+    @Test func aStateShowsANotification() throws {
+        let config = try DaemonConfig.parse(Array(("{" + Self.rings + #"""
+        , "looks": {"lost": {"gradient": "#808080"}}, "mqtt": {"host": "localhost"},
+          "sources": [{"ring": "print", "mqtt": "octoPrint/event/#", "state": "/_event",
+                       "notify": {"PrintDone": {"color": "#20ff60", "effect": "flash 3", "for": "1m"},
+                                  "Error": {"look": "lost", "for": 30, "rings": ["batt", "print"], "priority": 5}}}]}
+        """#).utf8))
+        let source = try #require(config.sources.first)
+        #expect(source.notices["PrintDone"]?.rings == ["print"] && source.notices["PrintDone"]?.duration == 60)
+        #expect(source.notices["Error"]?.rings == ["batt", "print"] && source.notices["Error"]?.priority == 5)
+        var poller = SourcePoller(sources: config.sources, now: 0)
+        func got(_ event: String, at t: Double) -> [Request] {
+            poller.received(Array(#"{"_event": "\#(event)"}"#.utf8), source: 0, at: t, log: { _ in })
+        }
+        #expect(got("PrintDone", at: 1) == [.notify(try #require(source.notices["PrintDone"]))])
+        #expect(got("PrintDone", at: 2).isEmpty, "the same state again")
+        #expect(got("ZChange", at: 3).isEmpty)
+        #expect(got("PrintDone", at: 4).count == 1, "anew after another state")
+        #expect(got("Error", at: 5) == [.notify(try #require(source.notices["Error"]))])
+    }
+
     @Test func mqttMessages() {
         var logged: [String] = []
         var poller = SourcePoller(sources: [

@@ -200,6 +200,7 @@ struct DaemonConfig: Sendable {
         }
         if let value = members["sources"] {
             config.sources = SourceConfig.readAll(value, at: "sources", ringNames: ringNames,
+                                                  ranged: Set(layout.rings.filter { $0.range != nil }.map { $0.name }),
                                                   looks: layout.looks.map { $0.name }, broker: members["mqtt"] != nil, into: &reader)
         }
         self = config

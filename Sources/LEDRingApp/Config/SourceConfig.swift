@@ -33,6 +33,9 @@ struct SourceConfig: Equatable, Sendable {
     var state: String?
     /// State → look name (or `default`); states not listed change nothing.
     var looks: [String: String] = [:]
+    /// State → a notification shown when that state comes (`{"PrintDone": {"look": "done",
+    /// "for": "1m"}}`), over the source's ring unless it names rings.
+    var notices: [String: Notice] = [:]
 
     /// How the log names it.
     var label: String { file ?? command.map { "command " + $0.joined(separator: " ") } ?? "mqtt \(mqtt ?? "")" }
@@ -43,22 +46,22 @@ struct SourceConfig: Equatable, Sendable {
     /// Whether it reads a number (else only a state): unless it says only `state`.
     var readsValue: Bool { value != nil || state == nil }
 
-    static let keys = ["ring", "file", "mqtt", "every", "value", "state", "looks", "range", "stale", "whenStale", "command", "timeout"]
+    static let keys = ["ring", "file", "mqtt", "every", "value", "state", "looks", "range", "stale", "whenStale", "command", "timeout", "notify"]
 
     /// Reads `sources` (an array), checking each entry's ring and look against the config's;
     /// `broker` says whether the config has an `mqtt` section for MQTT sources to subscribe on.
-    static func readAll(_ value: JSONValue, at path: String, ringNames: [String], looks: [String], broker: Bool,
+    static func readAll(_ value: JSONValue, at path: String, ringNames: [String], ranged: Set<String> = [], looks: [String], broker: Bool,
                         into reader: inout ConfigReader) -> [SourceConfig] {
         guard case .array(let items) = value else {
             reader.report(path, "must be a list of sources, e.g. [{\"ring\": \"batt\", \"file\": \"/sys/class/power_supply/BAT0/capacity\", \"every\": 60}]")
             return []
         }
         return items.enumerated().compactMap { i, item in
-            read(item, at: ConfigReader.join(path, index: i), ringNames: ringNames, looks: looks, broker: broker, into: &reader)
+            read(item, at: ConfigReader.join(path, index: i), ringNames: ringNames, ranged: ranged, looks: looks, broker: broker, into: &reader)
         }
     }
 
-    static func read(_ value: JSONValue, at path: String, ringNames: [String], looks: [String], broker: Bool,
+    static func read(_ value: JSONValue, at path: String, ringNames: [String], ranged: Set<String> = [], looks: [String], broker: Bool,
                      into reader: inout ConfigReader) -> SourceConfig? {
         guard let m = reader.object(value, at: path, known: keys) else { return nil }
         let before = reader.problems.count
@@ -135,8 +138,13 @@ struct SourceConfig: Equatable, Sendable {
                 reader.report(ConfigReader.join(path, "looks"), "must map states to looks, e.g. {\"PrintFailed\": \"failed\", \"PrintDone\": \"done\"}")
             }
             if m["state"] == nil { reader.report(ConfigReader.join(path, "looks"), "needs \"state\": a JSON Pointer to the state word the looks are chosen by") }
-        } else if m["state"] != nil {
-            reader.report(ConfigReader.join(path, "state"), "needs \"looks\": which look each state shows, e.g. {\"PrintFailed\": \"failed\"}")
+        } else if m["state"] != nil && m["notify"] == nil {
+            reader.report(ConfigReader.join(path, "state"), "needs \"looks\" (which look each state shows, e.g. {\"PrintFailed\": \"failed\"}) or \"notify\"")
+        }
+        if let raw = m["notify"] {
+            source.notices = SourceConfig.notices(raw, at: ConfigReader.join(path, "notify"), ring: ring ?? "", ringNames: ringNames,
+                                                  ranged: ranged, looks: looks, into: &reader)
+            if m["state"] == nil { reader.report(ConfigReader.join(path, "notify"), "needs \"state\": a JSON Pointer to the state word the notifications are chosen by") }
         }
         if let raw = m["range"] {
             if case .array(let bounds) = raw, bounds.count == 2, case .number(let min) = bounds[0], case .number(let max) = bounds[1], min < max {
@@ -158,6 +166,31 @@ struct SourceConfig: Equatable, Sendable {
             reader.report(ConfigReader.join(path, "whenStale"), "needs \"stale\": the seconds without a value after which it applies")
         }
         return reader.problems.count == before ? source : nil
+    }
+
+    /// State word → notification: each the socket's notify object without `verb` (rings default
+    /// to the source's), checked as a `notify` request is.
+    static func notices(_ raw: JSONValue, at path: String, ring: String, ringNames: [String], ranged: Set<String>, looks: [String],
+                        into reader: inout ConfigReader) -> [String: Notice] {
+        guard case .object(let pairs) = raw else {
+            reader.report(path, "must map states to notifications, e.g. {\"PrintDone\": {\"look\": \"done\", \"for\": \"1m\"}}")
+            return [:]
+        }
+        var notices: [String: Notice] = [:]
+        let keys = (Request.jsonKeys["notify"] ?? []).filter { $0 != "verb" && $0 != "clear" }
+        for pair in pairs.pairs {
+            let at = ConfigReader.join(path, pair.key)
+            guard var members = reader.object(pair.value, at: at, known: keys) else { continue }
+            if members["rings"] == nil { members["rings"] = .array([.string(ring)]) }
+            do throws(RequestError) {
+                let request = try Request.parseNotifyJSON(members)
+                try request.validate(rings: ringNames, ranged: ranged, looks: looks)
+                if case .notify(let notice) = request { notices[pair.key] = notice }
+            } catch {
+                reader.report(at, error.message)
+            }
+        }
+        return notices
     }
 
     /// A command: a list of strings, the program first (found on `PATH`, or an absolute path);

@@ -24,6 +24,8 @@ struct SourcePoller {
         var lastSent: Request.RingValueUpdate?
         /// The last look a state switched to, likewise.
         var lastLook: String?
+        /// The last state word, so a notification shows when its state comes, not on every repeat.
+        var lastState: String?
         /// The last problem logged, so a missing file is said once, not every read.
         var complaint: String?
     }
@@ -127,6 +129,12 @@ struct SourcePoller {
             entries[i].lastLook = look
             requests.append(.look(rings: [ring], name: look))
         }
+        // A notification each time its state comes anew (a repeated state word, e.g. a
+        // retained message seen again, does not show it twice).
+        if let state = reading.state, state != entries[i].lastState, let notice = source.notices[state] {
+            requests.append(.notify(notice))
+        }
+        if let state = reading.state { entries[i].lastState = state }
         return requests
     }
 
