@@ -252,6 +252,15 @@ import Testing
         #expect(socket == "/s.sock" && json)
         #expect(try ClientCommand.parse(["spin", "stand"]).0 == .spin(rings: ["stand"]))
         #expect(try ClientCommand.parse(["power", "off"]).0 == .power(false))
+        // A keyed notification: renewed by the same key, ended alone.
+        guard case .notify(let keyed) = try ClientCommand.parse(["notify", "--look", "failed", "--for", "1h", "--key", "backup"]).0 else {
+            Issue.record("not a notification")
+            return
+        }
+        #expect(keyed.key == "backup" && keyed.look == "failed" && keyed.duration == 3600)
+        #expect(try ClientCommand.parse(["notify", "--clear", "--key", "backup"]).0 == .endNotice(key: "backup"))
+        #expect(try ClientCommand.parse(["notify", "--key", "backup", "--clear"]).0 == .endNotice(key: "backup"))
+        #expect(try ClientCommand.parse(["notify", "--clear"]).0 == .clearNotices)
         #expect(try ClientCommand.parse(["power", "off", "build", "focus", "--duration", "2"]).0
                 == .light(rings: ["build", "focus"], on: false, duration: 2))
         #expect(try ClientCommand.parse(["power", "on", "build"]).0 == .light(rings: ["build"], on: true, duration: 0))

@@ -59,7 +59,7 @@ enum ClientCommand {
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
             case "-h", "--help": throw .usage(usage(verb))
             case let option where (verb == "notify" || timerNotifies)
-                && ["--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period"].contains(option):
+                && ["--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period", "--key"].contains(option):
                 // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
                 noticeWords += [String(name.dropFirst(2)), try value()]
             case "--clear" where verb == "notify": noticeWords.append("clear")
@@ -115,6 +115,11 @@ enum ClientCommand {
         case "notify":
             if noticeWords == ["clear"] && words.isEmpty {
                 request = .clearNotices
+            } else if noticeWords.count == 3, noticeWords[0] == "clear", noticeWords[1] == "key", words.isEmpty {
+                // `--clear --key K`: ends the notification with that key only.
+                request = .endNotice(key: noticeWords[2])
+            } else if noticeWords.count == 3, noticeWords[2] == "clear", noticeWords[0] == "key", words.isEmpty {
+                request = .endNotice(key: noticeWords[1])
             } else {
                 let all = words + noticeWords
                 request = try checked { () throws(RequestError) in try Request.parseNotify(all, json: false) }
@@ -168,7 +173,7 @@ enum ClientCommand {
         case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
         case "spin": return "usage: ledring spin RING… [--socket PATH]"
         case "timer": return "usage: ledring timer RING (DURATION | --until HH:MM) [--up] [--then LOOK] [--notify (--look NAME | --color #RRGGBB [--effect E]) --for DURATION …] | ledring timer RING pause|resume|cancel"
-        case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] | notify --clear"
+        case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] [--key K] | notify --clear [--key K]"
         case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default, none, or a colour #RRGGBB [pulse|blink])"
         case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
         case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
