@@ -24,7 +24,8 @@ import Testing
             let now = MonotonicClock.seconds()
             let wait = runs.nextDeadline.map { Int32(max(0, min(1, $0 - now)) * 1000) + 1 } ?? 100
             _ = try system.poll(&fds, timeout: fds.isEmpty ? wait : wait)
-            if let ended = runs.handle(fds, at: MonotonicClock.seconds()).first { return ended.outcome }
+            runs.read(fds)
+            if let ended = runs.due(at: MonotonicClock.seconds()).first { return ended.outcome }
         }
         throw CommandSourceFailure(message: "\(source.label) did not end within \(bound) s")
     }
@@ -145,7 +146,8 @@ import Testing
         for _ in 0..<2 {
             var fds = runs.pollEntries
             _ = try fake.poll(&fds, timeout: 0)
-            #expect(runs.handle(fds, at: 0.1).isEmpty, "its pipes are closed, but it has not exited yet")
+            runs.read(fds)
+            #expect(runs.due(at: 0.1).isEmpty, "its pipes are closed, but it has not exited yet")
         }
         #expect(runs.pollEntries.isEmpty)
         #expect(runs.nextDeadline == 0.1 + CommandRuns.reapInterval)

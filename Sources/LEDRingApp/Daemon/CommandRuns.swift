@@ -25,7 +25,6 @@ final class CommandRuns {
         var killed = false
         /// Both pipes closed but not reaped yet: when to look again.
         var reapAt: Double?
-        var status: Ending?
     }
 
     /// How a run ended: as `waitpid` said, or lost (reaped by someone else).
@@ -108,25 +107,24 @@ final class CommandRuns {
         }.filter { $0 < .infinity }.min()
     }
 
-    /// Reads what the ready pipes in `ready` (poll's answer, any order) hold, stops runs past
-    /// their limits, reaps what ended; returns the runs that ended.
-    func handle(_ ready: [pollfd], at now: Double) -> [Ended] {
+    /// Reads what the ready pipes in `ready` (poll's answer, any order) hold; `due` then reaps
+    /// the runs whose pipes this closed.
+    func read(_ ready: [pollfd]) {
         for pfd in ready where pfd.revents != 0 {
             guard let i = runs.firstIndex(where: { $0.output == pfd.fd || $0.errors == pfd.fd }) else { continue }
             drain(pfd.fd, run: i)
         }
-        return due(at: now)
     }
 
-    /// Stops runs past their limits and reaps those whose pipes have closed.
+    /// Stops runs past their limits and reaps those whose pipes have closed; returns the runs
+    /// that ended.
     func due(at now: Double) -> [Ended] {
         var ended: [Ended] = []
         var i = 0
         while i < runs.count {
             limit(run: i, at: now)
-            if runs[i].output < 0 && runs[i].errors < 0 || runs[i].killed, let status = reap(run: i, at: now) {
-                runs[i].status = status
-                ended.append(Ended(source: runs[i].source, outcome: outcome(of: runs[i])))
+            if runs[i].output < 0 && runs[i].errors < 0 || runs[i].killed, let ending = reap(run: i, at: now) {
+                ended.append(Ended(source: runs[i].source, outcome: outcome(of: runs[i], ending: ending)))
                 close(run: i)
                 runs.remove(at: i)
                 continue
@@ -212,21 +210,21 @@ final class CommandRuns {
     }
 
     /// What the source gets: the output of a run that exited 0 in time, else why not.
-    private func outcome(of run: Run) -> Result<[UInt8], SourcePoller.SourceProblem> {
+    private func outcome(of run: Run, ending: Ending) -> Result<[UInt8], SourcePoller.SourceProblem> {
         let said = CommandRuns.firstLine(run.complained)
         let limit = DurationText.format(run.source.commandTimeout)
         if run.terminated {
             return .failure(.init("ran past its \(limit) time limit and was stopped; make it quicker or raise \"timeout\" (at most \"every\")"))
         }
-        switch run.status {
-        case .child(.exited(0))?:
+        switch ending {
+        case .child(.exited(0)):
             if run.overflowed { return .failure(.init("printed over \(SourcePoller.maxBytes / 1024) KiB; print only the value")) }
             return .success(run.printed)
-        case .child(.exited(let code))?:
+        case .child(.exited(let code)):
             return .failure(.init("exited with status \(code)" + (said.isEmpty ? "" : ": \(said)")))
-        case .child(.signalled(let signal))?:
+        case .child(.signalled(let signal)):
             return .failure(.init("was ended by signal \(signal)" + (said.isEmpty ? "" : ": \(said)")))
-        case .lost?, nil:
+        case .lost:
             return .failure(.init("ended, but its exit status was lost (is SIGCHLD ignored?)"))
         }
     }

@@ -63,7 +63,8 @@ extension Daemon {
             if stdinLines != nil, fds[inputStart - 1].fd == STDIN_FILENO, fds[inputStart - 1].revents != 0 {
                 readStandardInput(at: woke)
             }
-            commandsEnded(commands.handle(Array(fds[commandStart...]), at: woke), at: woke)
+            // What they printed; the runs this ends are reaped at the top of the loop, next.
+            commands.read(Array(fds[commandStart...]))
             if let inputs {
                 var actions: [InputAction] = []
                 for pfd in fds[inputStart..<commandStart] where pfd.revents != 0 {
