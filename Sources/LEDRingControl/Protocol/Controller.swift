@@ -81,7 +81,9 @@ public struct Controller: Sendable {
         guard index < lookChoices.count else { return nil }
         let name = lookChoices[index] ?? (index < rings.count ? rings[index].look : nil)
         guard let name, name != "none", name != "default" else { return nil }
-        if name.hasPrefix("#") { return Request.colorLook(name)?.name }
+        // A colour look is stored only checked and in its one spelling (`.look`, `restore`), and
+        // the config's own looks are names, so it needs no parsing here, every frame.
+        if name.hasPrefix("#") { return name }
         return looks.contains { $0.name == name } ? name : nil
     }
 
