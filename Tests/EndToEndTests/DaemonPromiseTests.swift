@@ -35,6 +35,35 @@ import Testing
         #expect(daemon.process.isRunning)
     }
 
+    /// A ring's fade to off is an animation that ends: afterwards the daemon sleeps again.
+    @Test func aRingFadedOutLetsTheDaemonSleep() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["set", "move=0.5"]).status == 0)
+        #expect(try daemon.client(["power", "off", "move", "--duration", "0.5"]).status == 0)
+        try Self.expectSettlesAndSleeps(daemon, "after a ring faded out")
+    }
+
+    /// Sources are deadlines of the poll loop: between a file's reads and a command's runs (a
+    /// minute apart here) the daemon sleeps, once the first read and run have been taken.
+    @Test func aDaemonWithSourcesSleepsBetweenReads() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let file = directory + "/level"
+        try "40".write(toFile: file, atomically: true, encoding: .utf8)
+        let config = directory + "/config.json"
+        try """
+        {"rings": [{"name": "tank", "leds": 16}, {"name": "disk", "leds": 12}],
+         "sources": [{"ring": "tank", "file": "\(file)", "every": 60, "range": [0, 100]},
+                     {"ring": "disk", "command": ["echo", "25%"], "every": 60}],
+         "output": {"driver": "apa102-spi", "dumpWire": "/dev/null"}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? daemon.rings()).map { $0["tank"]?.target == 0.4 && $0["disk"]?.target == 0.25 } == true },
+                "\(daemon.stderr)")
+        try Self.expectSettlesAndSleeps(daemon, "between a file's reads and a command's runs")
+    }
+
     /// The daemon settles (a whole second without a context switch; bounded: one that wakes
     /// every second or faster never settles, and fails here), then does nothing at all for three
     /// more seconds. `when` says in the failure what it was left with.
