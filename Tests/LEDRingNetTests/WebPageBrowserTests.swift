@@ -84,6 +84,18 @@ struct WebPageBrowserTests {
         try control.submit(.look(rings: ["stand"], name: "failed"))
         #expect(eventually { text("document.querySelector('.more[data-ring=stand] select').value") == "failed" })
         #expect(text("document.querySelector('.more[data-ring=move] select').value") == "default")
+        // A colour look (set over MQTT or the socket) shows in the picker too, and goes with it;
+        // a ring switched off says so beside its percentage.
+        try control.submit(.look(rings: ["move"], name: "#20a0ff pulse"))
+        try control.submit(.light(rings: ["move"], on: false, duration: 0))
+        #expect(eventually { text("document.querySelector('.more[data-ring=move] select').value") == "#20a0ff pulse" })
+        #expect(eventually { text("document.querySelector('input[data-ring=move]').parentElement.querySelector('output').textContent")?.hasSuffix(" off") == true })
+        try control.submit(.look(rings: ["move"], name: "default"))
+        try control.submit(.light(rings: ["move"], on: true, duration: 0))
+        #expect(eventually { text("document.querySelector('.more[data-ring=move] select').value") == "default" })
+        #expect(text("Array.from(document.querySelectorAll('.more[data-ring=move] select option')).map(o => o.value).join()")
+                    == "default,failed,passed")
+        #expect(eventually { text("document.querySelector('input[data-ring=move]').parentElement.querySelector('output').textContent")?.hasSuffix(" off") == false })
 
         // Choosing a look in the page changes that ring's look, and only that ring's.
         try browser.evaluate("""

@@ -29,8 +29,8 @@ public enum WebPage {
       #status.error { color: #f66; }
       svg { width: min(90vw, 420px); height: auto; margin: .5rem 0; }
       .controls { width: min(92vw, 460px); }
-      .ring { display: grid; grid-template-columns: 6rem 1fr 4rem; align-items: center; gap: .5rem; margin: .4rem 0; }
-      .ring output { text-align: right; font-variant-numeric: tabular-nums; }
+      .ring { display: grid; grid-template-columns: 6rem 1fr 5rem; align-items: center; gap: .5rem; margin: .4rem 0; }
+      .ring output { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
       input[type=range] { width: 100%; }
       button { margin: 1rem 0 2rem; padding: .5rem 1.2rem; font-size: 1rem; border-radius: .5rem; border: 1px solid #555; background: #222; color: #eee; }
       .more { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem; margin: 0 0 .8rem 6.5rem; font-size: .85rem; }
@@ -197,11 +197,23 @@ public enum WebPage {
         (ring.display || ring.leds).forEach((colour, k) => { if (dots[k]) dots[k].setAttribute("fill", colour); });
         const slider = controls.querySelector('input[data-ring="' + ring.name + '"]');
         const output = slider.parentElement.querySelector("output");
-        output.textContent = ring.spinning ? "spin" : Math.round(ring.value * 100) + " %";
+        output.textContent = (ring.spinning ? "spin" : Math.round(ring.value * 100) + " %") + (ring.on === false ? " off" : "");
         if (!(Date.now() - (touched[ring.name] || 0) < 1500)) slider.value = Math.round(ring.target * 100);
         const more = controls.querySelector('.more[data-ring="' + CSS.escape(ring.name) + '"]');
         const select = more.querySelector("select.look");
-        if (select && !(Date.now() - (picked[ring.name] || 0) < 1500)) select.value = ring.look || "default";
+        if (select && !(Date.now() - (picked[ring.name] || 0) < 1500)) {
+          // A colour look (`#20a0ff pulse`, from MQTT or the socket) is not among the config's:
+          // it gets an option of its own while it is shown, so the picker never shows blank.
+          const look = ring.look || "default";
+          select.querySelectorAll("option.colour").forEach(o => { if (o.value !== look) o.remove(); });
+          if (!Array.from(select.options).some(o => o.value === look)) {
+            const option = document.createElement("option");
+            option.className = "colour";
+            option.value = option.textContent = look;
+            select.appendChild(option);
+          }
+          select.value = look;
+        }
         const timer = ring.timer;
         if (timer) timers[ring.name] = { left: timer.left, paused: timer.paused, at: performance.now() };
         else { delete timers[ring.name]; more.querySelector("output.left").textContent = ""; }
