@@ -27,6 +27,14 @@ final class DaemonProcess {
         return path
     }
 
+    /// Writes `config` to `config.json` in `directory` and starts `ledring run --config` on it,
+    /// with `arguments` after.
+    convenience init(config: String, directory: String, arguments: [String] = []) throws {
+        let path = directory + "/config.json"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        try self.init(["--config", path] + arguments, directory: directory)
+    }
+
     /// Starts `ledring run --socket … --state … <arguments>`; by default on the APA102 dump driver.
     init(_ arguments: [String]? = nil, directory: String? = nil, waitForSocket: Bool = true) throws {
         self.directory = directory ?? DaemonProcess.makeDirectory()

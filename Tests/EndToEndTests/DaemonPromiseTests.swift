@@ -50,14 +50,12 @@ import Testing
         let directory = DaemonProcess.makeDirectory()
         let file = directory + "/level"
         try "40".write(toFile: file, atomically: true, encoding: .utf8)
-        let config = directory + "/config.json"
-        try """
+        let daemon = try DaemonProcess(config: """
         {"rings": [{"name": "tank", "leds": 16}, {"name": "disk", "leds": 12}],
          "sources": [{"ring": "tank", "file": "\(file)", "every": 60, "range": [0, 100]},
                      {"ring": "disk", "command": ["echo", "25%"], "every": 60}],
          "output": {"driver": "apa102-spi", "dumpWire": "/dev/null"}}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        """, directory: directory)
         defer { daemon.cleanUp() }
         #expect(daemon.waitUntil { (try? daemon.rings()).map { $0["tank"]?.target == 0.4 && $0["disk"]?.target == 0.25 } == true },
                 "\(daemon.stderr)")

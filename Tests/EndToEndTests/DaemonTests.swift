@@ -315,13 +315,11 @@ import LEDRingNetTesting
         let directory = DaemonProcess.makeDirectory()
         let file = directory + "/level"
         try "25\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let config = directory + "/config.json"
-        try """
+        let daemon = try DaemonProcess(config: """
         {"rings": [{"name": "tank", "leds": 16}],
          "sources": [{"ring": "tank", "file": "\(file)", "every": 0.2, "range": [0, 100], "stale": 1.5}],
          "output": {"driver": "apa102-spi", "dumpWire": "\(directory)/wire.bin"}}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        """, directory: directory)
         defer { daemon.cleanUp() }
         #expect(daemon.waitUntil { (try? daemon.rings()["tank"]?.target) == 0.25 }, "\(daemon.stderr)")
         try "level: 75 %".write(toFile: file, atomically: true, encoding: .utf8)
@@ -341,13 +339,11 @@ import LEDRingNetTesting
         let directory = DaemonProcess.makeDirectory()
         let file = directory + "/used"
         try "30\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let config = directory + "/config.json"
-        try """
+        let daemon = try DaemonProcess(config: """
         {"rings": [{"name": "disk", "leds": 16}],
          "sources": [{"ring": "disk", "command": ["sh", "-c", "cat \(file)"], "every": 0.2, "range": [0, 100], "stale": 1.5}],
          "output": {"driver": "apa102-spi", "dumpWire": "\(directory)/wire.bin"}}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--config", config], directory: directory)
+        """, directory: directory)
         defer { daemon.cleanUp() }
         func disk() -> (shown: Double, target: Double, spinning: Bool)? { (try? daemon.rings())?["disk"] }
         #expect(daemon.waitUntil { disk()?.target == 0.3 }, "\(daemon.stderr)")

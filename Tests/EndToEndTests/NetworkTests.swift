@@ -17,10 +17,8 @@ let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", package: "mo
     /// Starts a daemon whose config file holds `sections` (JSON members, e.g. `"http":{…}`).
     static func daemon(_ sections: String) throws -> DaemonProcess {
         let directory = DaemonProcess.makeDirectory()
-        let config = directory + "/config.json"
-        try "{\(sections)}".write(toFile: config, atomically: true, encoding: .utf8)
-        return try DaemonProcess(["--config", config, "--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin",
-                                  "--max-milliamps", "100000"], directory: directory)
+        return try DaemonProcess(config: "{\(sections)}", directory: directory,
+                                 arguments: ["--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin", "--max-milliamps", "100000"])
     }
 
     /// `ledring status --json` as an object.

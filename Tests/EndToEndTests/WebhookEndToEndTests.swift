@@ -43,15 +43,13 @@ import Testing
     func signedDeliveriesChangeTheRingAndForgedOnesDoNot() throws {
         let directory = DaemonProcess.makeDirectory()
         try (Self.secret + "\n").write(toFile: directory + "/github-secret", atomically: true, encoding: .utf8)
-        let config = directory + "/config.json"
-        try """
+        let daemon = try DaemonProcess(config: """
         {"looks": {"passed": {"gradient": "#20ff60"}, "failed": {"gradient": "#ff2020"}},
          "http": {"port": 0, "token": "api-token", "webhooks": {
            "github": {"secretFile": "\(directory)/github-secret", "ring": "move", "looks": {"success": "passed", "failure": "failed"}},
            "alertmanager": {"token": "am-token", "rings": ["stand"], "color": "#0000ff"}}}}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(["--config", config, "--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin",
-                                        "--max-milliamps", "100000"], directory: directory)
+        """, directory: directory,
+                                       arguments: ["--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin", "--max-milliamps", "100000"])
         defer { daemon.cleanUp() }
         let port = try NetworkTests.httpPort(daemon)
         _ = try daemon.client(["set", "move", "1", "stand", "1"])
