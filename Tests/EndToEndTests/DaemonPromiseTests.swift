@@ -96,9 +96,10 @@ import Testing
 
         func framesSent() throws -> Int {
             let reply = try daemon.client(["status", "--json"])
-            guard let object = try JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any],
+            guard reply.status == 0,
+                  let object = try? JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any],
                   let sent = object["framesSent"] as? Int else {
-                throw DaemonProcess.Failure(description: "status without framesSent: \(reply.stdout) \(reply.stderr)")
+                throw DaemonProcess.Failure(description: "status (exit \(reply.status)) without framesSent: \(reply.stdout) \(reply.stderr); daemon: \(daemon.stderr.suffix(600))")
             }
             return sent
         }
