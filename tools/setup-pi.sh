@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Sets up a fresh Raspberry Pi OS (Bookworm) for the ledring service, printing every change:
-#   - SPI on (dtparam=spi=on in config.txt)
+#   - SPI on (dtparam=spi=on in config.txt, under [all] so it holds on every model)
 #   - spidev.bufsiz=65536 on the kernel command line (a WS2812 frame must go in one transfer)
-#   - core_freq and core_freq_min fixed on Pi 3/4/Zero 2 (the SPI clock follows the core clock)
+#   - core_freq and core_freq_min fixed on Pi 3/4/Zero/Zero W/Zero 2 W (the SPI clock follows the
+#     core clock), also under [all]
 #   - a udev rule giving the Pi 5's /dev/ledsN (ws2812-pio overlay) to group gpio
 #   - the `ledring` system user in the spi and gpio groups; the invoking user in the ledring group
 #   - /usr/local/bin/ledring, /etc/ledring/config.json and the systemd unit, enabled
-# Safe to run again: what is already right is left alone and reported as such.
+#   - the unit's network drop-in when the config has http, mqtt or a command source
+# Safe to run again: what is already right is left alone and reported as such. Without a binary
+# it changes nothing and exits 69: a unit enabled without its program would only fail at boot.
 #
-# usage: sudo tools/setup-pi.sh [--binary PATH] [--config FILE] [--user NAME] [--dry-run] [--root DIR]
-#   --binary PATH  the ledring binary to install: a downloaded static one (ledring-aarch64 on 64-bit
-#                  Raspberry Pi OS, ledring-armv6 on 32-bit, any Pi), or your own build
-#                  (default: .build/release/ledring if present)
+# usage: sudo tools/setup-pi.sh --binary PATH [--config FILE] [--user NAME] [--dry-run] [--root DIR]
+#   --binary PATH  the ledring binary to install: your build on a 64-bit Pi OS
+#                  (`swift build -c release --static-swift-stdlib`, then .build/release/ledring), or
+#                  a static one from tools/embedded-build.sh (.build/embedded/aarch64/ledring for
+#                  64-bit Raspberry Pi OS, .build/embedded/armv6/ledring for 32-bit, any Pi)
 #   --config FILE  the config to install if /etc/ledring/config.json does not exist yet
 #                  (default: examples/minimal.json)
 #   --user NAME    who may use the control socket (default: $SUDO_USER)
@@ -33,34 +37,38 @@ while [ $# -gt 0 ]; do
         --user) user="$2"; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --root) root="${2%/}"; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "setup-pi.sh: unknown option $1; see --help" >&2; exit 64 ;;
     esac
 done
+
+# The static build for this system, by the userland's word size (a 64-bit kernel may run a
+# 32-bit Raspberry Pi OS, which needs the armv6 binary).
+pi_arch() {
+    case "$(uname -m)" in
+    aarch64|arm64) if [ "$(getconf LONG_BIT 2>/dev/null)" = 32 ]; then echo armv6; else echo aarch64; fi ;;
+    arm*) echo armv6 ;;
+    *) uname -m ;;
+    esac
+}
 
 if [ -z "$root" ] && [ "$(id -u)" -ne 0 ] && [ "$dry" -eq 0 ]; then
     echo "setup-pi.sh: run as root (sudo $0 $*), or with --dry-run to see what it would change" >&2
     exit 77
 fi
-if [ -z "$binary" ] && [ -x "$here/.build/release/ledring" ]; then binary="$here/.build/release/ledring"; fi
-if [ -n "$binary" ] && [ ! -f "$binary" ]; then
+if [ -z "$binary" ]; then
+    echo "setup-pi.sh: no ledring binary to install, so nothing was changed; pass --binary PATH: your build on a 64-bit Pi OS (\`swift build -c release --static-swift-stdlib\`, then --binary .build/release/ledring) or a static one from tools/embedded-build.sh (.build/embedded/$(pi_arch)/ledring for this system)" >&2
+    exit 69
+fi
+if [ ! -f "$binary" ]; then
     echo "setup-pi.sh: no file $binary" >&2
     exit 66
 fi
 
-# The static binary for this system, by the userland's word size (a 64-bit kernel may run a
-# 32-bit Raspberry Pi OS, which needs the armv6 binary).
-pi_binary_name() {
-    case "$(uname -m)" in
-    aarch64|arm64) if [ "$(getconf LONG_BIT 2>/dev/null)" = 32 ]; then echo ledring-armv6; else echo ledring-aarch64; fi ;;
-    arm*) echo ledring-armv6 ;;
-    *) echo "ledring-$(uname -m)" ;;
-    esac
-}
 # A binary for another CPU installs fine and then fails in systemd with "Exec format error";
 # on the machine itself (not with --root) it is tried first.
 if [ -n "$binary" ] && [ -z "$root" ] && ! "$binary" --version >/dev/null 2>&1; then
-    echo "setup-pi.sh: $binary does not run here (another CPU?); this system needs $(pi_binary_name), see README \"Running it on a Pi\"" >&2
+    echo "setup-pi.sh: $binary does not run here (another CPU?); this system needs the $(pi_arch) build, see README \"Running it on a Pi\"" >&2
     exit 65
 fi
 
@@ -80,23 +88,63 @@ if [ ! -f "$config_txt" ]; then
     exit 69
 fi
 
-# key=value in config.txt: set it unless it is already set to that value.
+# config.txt is read in sections: a line after a filter such as [pi4] or [cm4] applies only on
+# those models, [all] ends the filters, and a later line overrides an earlier one (raspberrypi/
+# documentation, config_txt/conditional.adoc). So a setting counts only where it is outside every
+# filter and no later line sets the key; otherwise it is added under [all] at the end.
+
+# The last line setting KEY: "all VALUE" when it is outside every filter, "filtered VALUE" when
+# it is under one; nothing when no line sets it.
+last_setting() {
+    awk -v key="$1" '
+        BEGIN { all = 1 }
+        { line = $0; sub(/#.*/, "", line) }
+        line ~ /^[[:space:]]*\[/ { gsub(/[[:space:]]/, "", line); all = (line == "[all]"); next }
+        index(line, key "=") && line ~ ("^[[:space:]]*" key "=") {
+            value = substr(line, index(line, key "=") + length(key) + 1); gsub(/[[:space:]]/, "", value)
+            last = (all ? "all " : "filtered ") value
+        }
+        END { if (last != "") print last }' "$config_txt"
+}
+
+# Whether the file ends outside every filter (so a line appended there applies on every model).
+ends_unfiltered() {
+    awk 'BEGIN { all = 1 } { line = $0; sub(/#.*/, "", line) }
+        line ~ /^[[:space:]]*\[/ { gsub(/[[:space:]]/, "", line); all = (line == "[all]") }
+        END { exit all ? 0 : 1 }' "$config_txt"
+}
+
+# KEY=VALUE in config.txt for every model: left alone when already so, changed in place when its
+# last setting is unfiltered, else appended (after an [all] line when the file ends in a filter).
 set_config() {
-    local key="$1" value="$2"
-    if grep -Eq "^[[:space:]]*$key=$value[[:space:]]*$" "$config_txt"; then
+    local key="$1" value="$2" last
+    last=$(last_setting "$key")
+    if [ "$last" = "all $value" ]; then
         say "ok: $key=$value already in $config_txt"
-    elif grep -Eq "^[[:space:]]*$key=" "$config_txt"; then
-        change "$config_txt: $(grep -E "^[[:space:]]*$key=" "$config_txt" | tail -1) -> $key=$value"
-        run sed -i -E "s/^[[:space:]]*$key=.*/$key=$value/" "$config_txt"
+    elif [ "${last%% *}" = all ]; then
+        change "$config_txt: $key=${last#all } -> $key=$value"
+        [ "$dry" -eq 1 ] || awk -v key="$key" -v value="$value" '
+            BEGIN { all = 1 }
+            { line = $0; sub(/#.*/, "", line) }
+            line ~ /^[[:space:]]*\[/ { gsub(/[[:space:]]/, "", line); all = (line == "[all]"); print; next }
+            all && line ~ ("^[[:space:]]*" key "=") { print key "=" value; next }
+            { print }' "$config_txt" > "$config_txt.ledring-new" && mv "$config_txt.ledring-new" "$config_txt"
         reboot_needed=1
     else
-        change "$config_txt: add $key=$value"
-        run sh -c "printf '%s\n' '$key=$value' >> '$config_txt'"
+        local why="add $key=$value"
+        [ -z "$last" ] || why="add $key=$value under [all] (the last $key= line is inside a model filter)"
+        if ends_unfiltered; then
+            change "$config_txt: $why"
+            run sh -c "printf '%s\n' '$key=$value' >> '$config_txt'"
+        else
+            change "$config_txt: $why, after an [all] line (the file ends inside a model filter)"
+            run sh -c "printf '%s\n' '[all]' '$key=$value' >> '$config_txt'"
+        fi
         reboot_needed=1
     fi
 }
 
-# 1. SPI
+# 1. SPI (dtparam lines are keyed by their parameter: dtparam=spi=on sets spi)
 set_config dtparam=spi on
 
 # 2. spidev buffer: the kernel command line is one line; add the parameter to it.
@@ -110,19 +158,22 @@ if [ -f "$cmdline_txt" ]; then
     fi
 fi
 
-# 3. Core clock: on Pi 3/4/Zero 2 the SPI clock is derived from the core clock, which moves with
-#    load unless pinned. The Pi 5's SPI (RP1) has its own clock. Values match boards/*.json.
+# 3. Core clock: on Pi 3/4 and the Zeros the SPI clock is derived from the core clock, which
+#    moves with load unless pinned. The Pi 5's SPI (RP1) has its own clock. Values match
+#    boards/*.json; Zero and Zero W default to core_freq=400 and core_freq_min=250 as the Pi 3
+#    (raspberrypi/documentation config_txt/overclocking.adoc), so at idle a 3.571 MHz SPI clock
+#    would fall to 2.23 MHz and a WS2812 0 bit last 448 ns, outside the WS2812B-V5's 220-380 ns.
 model="$(tr -d '\0' < "$root/proc/device-tree/model" 2>/dev/null || true)"
 case "$model" in
     *"Raspberry Pi 4"*|*"Raspberry Pi 400"*|*"Compute Module 4"*) mhz=500 ;;
-    *"Raspberry Pi 3"*|*"Raspberry Pi Zero 2"*) mhz=250 ;;
+    *"Raspberry Pi 3"*|*"Raspberry Pi Zero"*|*"Compute Module 3"*) mhz=250 ;;
     *) mhz="" ;;
 esac
 if [ -n "$mhz" ]; then
     set_config core_freq "$mhz"
     set_config core_freq_min "$mhz"
 else
-    say "ok: core clock left alone (${model:-unknown model}: not a Pi 3/4/Zero 2)"
+    say "ok: core clock left alone (${model:-unknown model}: not a Pi 3/4 or Zero)"
 fi
 
 # 4. /dev/ledsN: Raspberry Pi OS has no udev rule for the class ws2812-pio-rp1, so the node is
@@ -168,15 +219,11 @@ else
 fi
 
 # 6. Files.
-if [ -n "$binary" ] && cmp -s "$binary" "$root/usr/local/bin/ledring"; then
+if cmp -s "$binary" "$root/usr/local/bin/ledring"; then
     say "ok: $root/usr/local/bin/ledring is $binary"
-elif [ -n "$binary" ]; then
+else
     change "install $binary as $root/usr/local/bin/ledring"
     run install -D -m 0755 "$binary" "$root/usr/local/bin/ledring"
-elif [ -x "$root/usr/local/bin/ledring" ]; then
-    say "ok: $root/usr/local/bin/ledring present"
-else
-    say "note: no ledring binary given; download $(pi_binary_name) and pass --binary ./$(pi_binary_name), or build with \`swift build -c release --static-swift-stdlib\` and pass --binary .build/release/ledring"
 fi
 if [ -f "$root/etc/ledring/config.json" ]; then
     say "ok: $root/etc/ledring/config.json exists (kept)"
@@ -184,24 +231,32 @@ else
     change "install $config as $root/etc/ledring/config.json (edit it, then \`ledring check-config\`)"
     run install -D -m 0644 "$config" "$root/etc/ledring/config.json"
 fi
+# The unit runs /usr/bin/ledring (where a package puts it); a binary installed here is in /usr/local.
 unit="$root/etc/systemd/system/ledring.service"
-if [ -f "$unit" ] && cmp -s "$here/tools/ledring.service" "$unit"; then
+unit_text=$(sed 's#^ExecStart=/usr/bin/ledring #ExecStart=/usr/local/bin/ledring #' "$here/tools/ledring.service")
+if [ -f "$unit" ] && [ "$(cat "$unit")" = "$unit_text" ]; then
     say "ok: $unit is up to date"
 else
     change "install $unit"
-    run install -D -m 0644 "$here/tools/ledring.service" "$unit"
+    if [ "$dry" -eq 0 ]; then mkdir -p "$(dirname "$unit")" && printf '%s\n' "$unit_text" > "$unit" && chmod 0644 "$unit"; fi
     system systemctl daemon-reload
 fi
-# HTTP or MQTT in the config: the unit's network lock-down is lifted by a drop-in.
+# HTTP, MQTT or a command source (a program such as curl may reach the network) in the config:
+# the unit's network lock-down (PrivateNetwork=yes) is lifted by a drop-in, and put back without.
 dropin="$root/etc/systemd/system/ledring.service.d/network.conf"
-if grep -Eq '"(http|mqtt)"[[:space:]]*:' "$root/etc/ledring/config.json" 2>/dev/null; then
+if grep -Eq '"(http|mqtt|command)"[[:space:]]*:' "$root/etc/ledring/config.json" 2>/dev/null \
+    || { [ "$dry" -eq 1 ] && [ ! -f "$root/etc/ledring/config.json" ] && grep -Eq '"(http|mqtt|command)"[[:space:]]*:' "$config"; }; then
     if [ -f "$dropin" ] && cmp -s "$here/tools/ledring.service.d/network.conf" "$dropin"; then
         say "ok: $dropin is up to date"
     else
-        change "install $dropin (the config has an http or mqtt section, which needs the network)"
+        change "install $dropin (the config has http, mqtt or a command source, which need the network)"
         run install -D -m 0644 "$here/tools/ledring.service.d/network.conf" "$dropin"
         system systemctl daemon-reload
     fi
+elif [ -f "$dropin" ]; then
+    change "remove $dropin (the config has no http, mqtt or command source, so the service keeps no network)"
+    run rm -f "$dropin"
+    system systemctl daemon-reload
 fi
 system systemctl enable ledring.service
 
