@@ -40,6 +40,31 @@ fi
 bufsiz=$(cat /sys/module/spidev/parameters/bufsiz)
 say "spidev bufsiz $bufsiz, kernel $(uname -r) $(uname -m)"
 
+# 2. The service's device allow-list against this kernel. systemd resolves `DeviceAllow=char-NAME`
+# by the driver names in /proc/devices (not the /dev names); a name that is not there allows
+# nothing, and the service is denied the device. With spidev bound and gpiolib built in, every
+# char- entry of the unit and its drop-ins must name a line here, except drivers this x86 kernel
+# cannot have, each listed with where its name was read.
+declare -A not_in_this_kernel=(
+    [ws2812-pio-rp1]="Raspberry Pi kernels only: alloc_chrdev_region(..., \"ws2812-pio-rp1\") in rpi/linux drivers/misc/ws2812-pio-rp1.c"
+)
+repo=$(cd "$(dirname "$0")/.." && pwd)
+registered=$(awk '/^Character devices:/ { on = 1; next } /^$/ { on = 0 } on { print $2 }' /proc/devices)
+allowed=0
+for unit in "$repo/tools/ledring.service" "$repo"/tools/ledring.service.d/*.conf; do
+    while read -r name; do
+        allowed=$((allowed + 1))
+        if grep -qx -- "$name" <<< "$registered"; then
+            pass "$(basename "$unit"): DeviceAllow=char-$name is /proc/devices' \"$(grep -w -- "$name" /proc/devices | head -1)\""
+        elif [ -n "${not_in_this_kernel[$name]:-}" ]; then
+            say "note $(basename "$unit"): char-$name is not in this kernel (${not_in_this_kernel[$name]})"
+        else
+            flunk "$(basename "$unit"): DeviceAllow=char-$name names no character device driver in /proc/devices, so systemd allows nothing by it (registered: $(echo $registered))"
+        fi
+    done < <(sed -n 's/^[[:space:]]*DeviceAllow=char-\([^[:space:]]*\).*/\1/p' "$unit")
+done
+[ "$allowed" -gt 0 ] || flunk "no DeviceAllow=char-… line found in $repo/tools/ledring.service"
+
 # The boards' controllers (../shared/notes/hardware-sources.md, "SPI clocks"): Pi 3 and Pi 4
 # spi-bcm2835 from the core clock at 400 / 500 MHz, Pi 5 RP1 DesignWare SSI from 200 MHz.
 use_board() {
