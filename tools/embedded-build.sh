@@ -103,6 +103,14 @@ for arch in "${arches[@]}"; do
     # are int-sized as in the Linux ABI (a bare ARM EABI target may otherwise pack them).
     [ "$arch" = host ] || xcc+=(-Xcc -D__linux__ -Xcc -D__unix__ -Xcc -D__gnu_linux__ -Xcc -fno-short-enums)
     [ "$arch" = armv6 ] && xcc+=(-Xcc -march=armv6)
+    # 64-bit file offsets on the 32-bit target, in the Swift code and the C runtime alike: glibc
+    # then maps readdir, stat, open and lseek to their 64-bit forms. Without it readdir uses the old
+    # getdents, whose 32-bit d_off overflows on ext4 (hashed directory cookies): EOVERFLOW, and an
+    # ext4 /dev or /proc/device-tree listing looked empty (no gpiochip0, no ws2812_pio@…).
+    if [ "$arch" = armv6 ]; then
+        xcc+=(-Xcc -D_FILE_OFFSET_BITS=64)
+        cflags+=(-D_FILE_OFFSET_BITS=64)
+    fi
 
     objects=()
     for module in "${modules[@]}"; do

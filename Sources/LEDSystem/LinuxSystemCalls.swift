@@ -128,12 +128,24 @@ public final class LinuxSystemCalls: SystemCalls {
         )
     }
 
-    /// Lists a directory with opendir/readdir.
+    /// Lists a directory with opendir/readdir; a failed read is an error, not the end.
+    ///
+    /// readdir returns NULL both at the end and on an error, told apart only by errno (POSIX
+    /// readdir: "applications wishing to check for error situations should set errno to 0"). A
+    /// 32-bit build without 64-bit file offsets uses the old getdents, whose 32-bit d_ino and d_off
+    /// overflow (EOVERFLOW) for 64-bit inode numbers or directory cookies, as on ext4 under
+    /// qemu-arm; that used to read as an empty directory. tools/embedded-build.sh builds the 32-bit
+    /// target with -D_FILE_OFFSET_BITS=64, so glibc's readdir is readdir64 (getdents64).
     public func listDirectory(_ path: String) throws(Errno) -> [String] {
         guard let dir = opendir(path) else { throw Errno.current }
         defer { closedir(dir) }
         var names: [String] = []
-        while let entry = readdir(dir) {
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { throw Errno.current }
+                break
+            }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
