@@ -798,11 +798,11 @@ extension BoardCatalog {
             "raspberrypi/linux arch/arm64/boot/dts/broadcom/bcm2712-rpi-5-b.dts (compatible raspberrypi,5-model-b)",
             "raspberrypi/linux arch/arm/boot/dts/overlays/ws2812-pio-overlay.dts (parameters brightness, dev_name, gpio, num_leds, rgbw)",
             "raspberrypi/linux drivers/misc/ws2812-pio-rp1.c (4 bytes per LED, file position, gamma, one-byte brightness write)",
-            "raspberrypi/linux drivers/pinctrl/pinctrl-rp1.c (GPIO chip label pinctrl-rp1)",
-            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi5] match this board; [pi5] is in the doc's current revision, not in the stored copy read)"
+            "raspberrypi/linux drivers/pinctrl/pinctrl-rp1.c (GPIO chip label pinctrl-rp1)"
           ],
           "unverified": [
-            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis"
+            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis",
+            "configFilters [\"pi5\"]: [pi5] (5, 500, CM5) is in conditional.adoc's current revision as quoted elsewhere; the stored copy of the doc read for this (commit 010d815) has no Pi 5 filters"
           ]
         }
 
