@@ -6,7 +6,8 @@ extension Board {
     /// Reads a board document; nil when something was wrong (the reader says what).
     static func read(_ value: JSONValue, into reader: inout JSONReader) -> Board? {
         let before = reader.reported
-        guard let m = reader.object(value, at: "", known: ["id", "displayName", "match", "configFiles", "gpioChipLabels",
+        guard let m = reader.object(value, at: "", known: ["id", "displayName", "match", "configFiles", "configFilters",
+                                                            "configFiltersMaybe", "gpioChipLabels",
                                                             "spi", "spiClock", "coreClock", "pio", "quirks", "sources", "unverified"])
         else { return nil }
         var fields = Fields(m, at: "", reader: reader)
@@ -16,6 +17,8 @@ extension Board {
             Match(compatible: f.strings("compatible") ?? [], modelPrefixes: f.strings("modelPrefixes") ?? [])
         }
         let configFiles = fields.strings("configFiles")
+        let configFilters = fields.strings("configFilters", optional: true)
+        let configFiltersMaybe = fields.strings("configFiltersMaybe", optional: true)
         let gpioChipLabels = fields.strings("gpioChipLabels")
         let spi = fields.list("spi", known: ["device", "bus", "chipSelect", "mosi", "sclk", "enable"]) { f in
             SPIPort(device: f.string("device") ?? "", bus: f.integer("bus") ?? 0, chipSelect: f.integer("chipSelect") ?? 0,
@@ -46,7 +49,8 @@ extension Board {
         reader = fields.reader
         guard reader.reported == before, let id, let displayName, let match, let configFiles, let gpioChipLabels, let spi,
               let spiClock, let quirks, let sources, let unverified else { return nil }
-        return Board(id: id, displayName: displayName, match: match, configFiles: configFiles, gpioChipLabels: gpioChipLabels,
+        return Board(id: id, displayName: displayName, match: match, configFiles: configFiles, configFilters: configFilters,
+                     configFiltersMaybe: configFiltersMaybe ?? [], gpioChipLabels: gpioChipLabels,
                      spi: spi, spiClock: spiClock, coreClock: coreClock, pio: pio, quirks: quirks, sources: sources,
                      unverified: unverified)
     }
@@ -87,8 +91,9 @@ extension Board {
             reader.integer(value(key, optional: optional), at: at(key), in: 0...Int(Int32.max)).map { UInt32($0) }
         }
 
-        mutating func strings(_ key: String) -> [String]? {
-            reader.strings(value(key, optional: false), at: at(key), example: "\"text\"")
+        mutating func strings(_ key: String, optional: Bool = false) -> [String]? {
+            guard let value = value(key, optional: optional) else { return nil }
+            return reader.strings(value, at: at(key), example: "\"text\"")
         }
 
         mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type) -> T? where T.RawValue == String {

@@ -19,6 +19,15 @@ extension Board {
         if configFiles.isEmpty || configFiles.contains(where: { !$0.hasPrefix("/") }) {
             problems.append("configFiles must list absolute paths")
         }
+        for filter in (configFilters ?? []) + configFiltersMaybe where !BootConfig.modelFilters.contains(filter) {
+            problems.append("config filter \"\(filter)\" is not a config.txt model filter (\(BootConfig.modelFilters.joined(separator: ", ")))")
+        }
+        if configFilters == nil && !configFiltersMaybe.isEmpty {
+            problems.append("configFiltersMaybe needs configFilters (a board without sections has no maybe filters)")
+        }
+        if let filters = configFilters, let both = configFiltersMaybe.first(where: filters.contains) {
+            problems.append("config filter \"\(both)\" is in both configFilters and configFiltersMaybe")
+        }
         if gpioChipLabels.isEmpty { problems.append("gpioChipLabels is empty") }
         if spi.isEmpty && pio == nil { problems.append("the board has neither an SPI port nor a PIO output") }
         for port in spi where !port.device.hasPrefix("/dev/spidev") || port.bus < 0 || port.chipSelect < 0 {

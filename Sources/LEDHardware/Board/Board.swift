@@ -9,6 +9,13 @@ public struct Board: Hashable, Sendable {
     public var match: Match
     /// Boot configuration files to read and to name in fixes, most likely first.
     public var configFiles: [String]
+    /// The config.txt model filters (without brackets) that match this board, as
+    /// raspberrypi/documentation `config_txt/conditional.adoc` lists them (`["pi4", "pi400"]`
+    /// on a Pi 400); nil for boards whose configuration files have no sections (Armbian).
+    public var configFilters: [String]?
+    /// Model filters that match some of the boards this file covers and not others (the
+    /// rpi3b file's `pi3+`: a 3B+ sees `[pi3+]`, a 3B does not); lines under them are "maybe".
+    public var configFiltersMaybe: [String]
     /// Labels of the GPIO chips carrying the header (chips are found by label, never number).
     public var gpioChipLabels: [String]
     /// The spidev nodes usable for LEDs, first one preferred.
@@ -95,6 +102,11 @@ public struct Board: Hashable, Sendable {
         public var summary: String
         /// What to do.
         public var fix: String
+    }
+
+    /// How the doctor evaluates this board's config.txt sections; nil when the files are flat.
+    public var configModel: BootConfig.Model? {
+        configFilters.map { BootConfig.Model(name: displayName, filters: $0, maybe: configFiltersMaybe) }
     }
 
     /// The first boot configuration file, used when naming where a fix goes.

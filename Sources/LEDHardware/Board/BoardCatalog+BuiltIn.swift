@@ -221,6 +221,10 @@ extension BoardCatalog {
             "/boot/firmware/config.txt",
             "/boot/config.txt"
           ],
+          "configFilters": [
+            "pi4",
+            "cm4"
+          ],
           "gpioChipLabels": [
             "pinctrl-bcm2711"
           ],
@@ -296,7 +300,8 @@ extension BoardCatalog {
             "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
             "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2711-rpi-cm4.dts (compatible string)",
             "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 500, core_freq_min 200; 550 with hdmi_enable_4kp60)",
-            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi4], [cm4] match this board)"
           ],
           "unverified": [
             "MOSI idle level on CM4 carriers is from user reports, not measured"
@@ -319,6 +324,11 @@ extension BoardCatalog {
           "configFiles": [
             "/boot/firmware/config.txt",
             "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi0",
+            "pi0w",
+            "pi02"
           ],
           "gpioChipLabels": [
             "pinctrl-bcm2835"
@@ -392,7 +402,8 @@ extension BoardCatalog {
             "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2710-rpi-zero-2-w.dts (compatible strings)",
             "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 400, core_freq_min 250 on Pi 3 / Zero 2 W)",
             "raspberrypi/documentation configuration/uart.adoc (enable_uart=1 fixes the core clock at 250 MHz)",
-            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi0], [pi0w], [pi02] match this board; [pi02] also sees [pi0w] and [pi0])"
           ],
           "unverified": []
         }
@@ -414,6 +425,12 @@ extension BoardCatalog {
           "configFiles": [
             "/boot/firmware/config.txt",
             "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi3"
+          ],
+          "configFiltersMaybe": [
+            "pi3+"
           ],
           "gpioChipLabels": [
             "pinctrl-bcm2835"
@@ -487,7 +504,8 @@ extension BoardCatalog {
             "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2710-rpi-3-b.dts and bcm2710-rpi-3-b-plus.dts (compatible strings)",
             "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 400, core_freq_min 250 on Pi 3 / Zero 2 W)",
             "raspberrypi/documentation configuration/uart.adoc (enable_uart=1 fixes the core clock at 250 MHz)",
-            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi3] match this board; [pi3+] matches the 3B+ but not the 3B)"
           ],
           "unverified": []
         }
@@ -508,6 +526,10 @@ extension BoardCatalog {
           "configFiles": [
             "/boot/firmware/config.txt",
             "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi4",
+            "pi400"
           ],
           "gpioChipLabels": [
             "pinctrl-bcm2711"
@@ -580,7 +602,8 @@ extension BoardCatalog {
             "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
             "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2711-rpi-400.dts (compatible string)",
             "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 500, core_freq_min 200; 550 with hdmi_enable_4kp60)",
-            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi4], [pi400] match this board)"
           ],
           "unverified": []
         }
@@ -601,6 +624,9 @@ extension BoardCatalog {
           "configFiles": [
             "/boot/firmware/config.txt",
             "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi4"
           ],
           "gpioChipLabels": [
             "pinctrl-bcm2711"
@@ -673,7 +699,8 @@ extension BoardCatalog {
             "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
             "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2711-rpi-4-b.dts (compatible string)",
             "raspberrypi/documentation configuration/config-txt/overclocking.adoc (core_freq 500, core_freq_min 200; 550 with hdmi_enable_4kp60)",
-            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)"
+            "raspberrypi/linux issues #2060, #2094, #4929 (the SPI clock follows the moving core clock)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi4] match this board)"
           ],
           "unverified": []
         }
@@ -693,6 +720,9 @@ extension BoardCatalog {
           },
           "configFiles": [
             "/boot/firmware/config.txt"
+          ],
+          "configFilters": [
+            "pi5"
           ],
           "gpioChipLabels": [
             "pinctrl-rp1"
@@ -771,7 +801,8 @@ extension BoardCatalog {
             "raspberrypi/linux drivers/pinctrl/pinctrl-rp1.c (GPIO chip label pinctrl-rp1)"
           ],
           "unverified": [
-            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis"
+            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis",
+            "configFilters [\"pi5\"]: [pi5] (5, 500, CM5) is in conditional.adoc's current revision as quoted elsewhere; the stored copy of the doc read for this (commit 010d815) has no Pi 5 filters"
           ]
         }
 

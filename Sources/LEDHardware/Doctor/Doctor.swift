@@ -212,52 +212,84 @@ public enum Doctor {
     static func coreClockCheck(board: Board, core: Board.CoreClock, root: String, system: RetryingSystemCalls) -> DoctorCheck {
         let fixText = "add `\(core.key)=\(core.recommendedMHz)` and `\(core.minKey)=\(core.recommendedMHz)` to "
             + "\(board.primaryConfigFile) and reboot, so the SPI clock cannot move"
-        var found: (path: String, settings: [String: String], overlays: [String])?
-        for file in board.configFiles {
-            if let bytes = try? system.readFile(RootPath.join(root, file)) {
-                let text = String(decoding: bytes, as: UTF8.self)
-                found = (file, parseConfig(text), values(of: "dtoverlay", in: text))
-                break
-            }
-        }
-        guard let (file, settings, overlays) = found else {
+        guard let config = bootConfig(board: board, root: root, system: system) else {
             return DoctorCheck(
                 name: "core clock", passed: false,
                 detail: "no boot config found (\(board.configFiles.joined(separator: ", ")))", fix: fixText)
         }
-        if settings["force_turbo"] == "1" {
-            return DoctorCheck(name: "core clock", passed: true, detail: "force_turbo=1 in \(file) keeps the core clock fixed")
+        let model = board.configModel
+        let turbo = config.setting("force_turbo", on: model)
+        let uart = config.setting("enable_uart", on: model)
+        let fourKLine = config.setting("hdmi_enable_4kp60", on: model)
+        let maximum = config.setting(core.key, on: model)
+        let minimum = config.setting(core.minKey, on: model)
+        func movesBluetooth(_ value: String) -> Bool { value.containsText("miniuart-bt") || value.containsText("disable-bt") }
+        let overlays = config.all("dtoverlay", on: model).filter { movesBluetooth($0.line.value) }
+        let btMoved = overlays.contains { $0.applies == .yes }
+        // Lines the firmware may or may not apply (a filter the doctor cannot evaluate) and that
+        // would change the answer: the check never passes on them, and names them.
+        var doubts = [turbo, uart, fourKLine, maximum, minimum].flatMap { $0.maybe }.map { $0.text }
+        if uart.value == "1" || uart.maybe.contains(where: { $0.line.value == "1" }) {
+            for (line, applies) in overlays {
+                if case .maybe(let why) = applies { doubts.append("\(line.located), which may or may not apply: \(why)") }
+            }
+        }
+        let ignored = [turbo, uart, fourKLine, maximum, minimum].flatMap { $0.ignored }.map { $0.text }
+        var verdict = coreClockVerdict(
+            board: board, core: core, file: config.path, turbo: turbo, uart: uart, btMoved: btMoved, fourKLine: fourKLine,
+            maximum: maximum, minimum: minimum, fixText: fixText)
+        if !ignored.isEmpty { verdict.detail += "; ignored: " + ignored.joined(separator: "; ") }
+        if !config.notes.isEmpty { verdict.detail += "; " + config.notes.joined(separator: "; ") }
+        guard !doubts.isEmpty else { return verdict }
+        verdict.detail += (verdict.passed ? "; but " : "; also ") + doubts.joined(separator: "; ")
+            + ", so the firmware may set the core clock otherwise"
+        if verdict.passed {
+            verdict.passed = false
+            verdict.fix = "put the core clock lines under [all] in \(board.primaryConfigFile) (or under a filter that matches "
+                + "this board) and remove the uncertain ones, then reboot; to fix it at \(core.recommendedMHz) MHz: " + fixText
+        }
+        return verdict
+    }
+
+    /// The core clock check on the lines that certainly apply.
+    static func coreClockVerdict(
+        board: Board, core: Board.CoreClock, file: String, turbo: BootConfig.Setting, uart: BootConfig.Setting,
+        btMoved: Bool, fourKLine: BootConfig.Setting, maximum: BootConfig.Setting, minimum: BootConfig.Setting, fixText: String
+    ) -> DoctorCheck {
+        if let line = turbo.definite, line.value == "1" {
+            return DoctorCheck(name: "core clock", passed: true, detail: "\(line.located) keeps the core clock fixed")
         }
         // Pi 3 / Zero 2 W: the mini UART's baud rate follows the core clock, so enable_uart=1 fixes
         // it — unless Bluetooth is moved off the PL011 and the PL011 becomes the console UART
         // (raspberrypi/documentation configuration/uart.adoc; rpi/linux #2060, #2094, #4929).
-        if let pinned = core.enableUARTFixesAtMHz, settings["enable_uart"] == "1",
-            !overlays.contains(where: { $0.containsText("miniuart-bt") || $0.containsText("disable-bt") }) {
+        if let pinned = core.enableUARTFixesAtMHz, let line = uart.definite, line.value == "1", !btMoved {
             return DoctorCheck(
                 name: "core clock", passed: true,
-                detail: "enable_uart=1 in \(file) fixes the core clock at \(pinned) MHz (the mini UART needs it)")
+                detail: "\(line.located) fixes the core clock at \(pinned) MHz (the mini UART needs it)")
         }
         // Pi 4 family: hdmi_enable_4kp60=1 raises the maximum (overclocking.adoc).
-        let fourK = settings["hdmi_enable_4kp60"] == "1" ? core.hdmi4kp60MaxMHz : nil
-        let high = settings[core.key].flatMap { Int($0) } ?? fourK ?? core.defaultMHz
-        let low = min(settings[core.minKey].flatMap { Int($0) } ?? core.defaultMinMHz, high)
+        let fourK = fourKLine.value == "1" ? core.hdmi4kp60MaxMHz : nil
+        let high = maximum.value.flatMap { Int($0) } ?? fourK ?? core.defaultMHz
+        let low = min(minimum.value.flatMap { Int($0) } ?? core.defaultMinMHz, high)
+        let found = [maximum.definite, minimum.definite].compactMap { $0?.located }
+        let evidence = found.isEmpty ? file : found.joined(separator: ", ")
         if low == high {
             let note = fourK.map { _ in "; hdmi_enable_4kp60=1 is set, so keep both lines if you change one" } ?? ""
-            return DoctorCheck(name: "core clock", passed: true, detail: "core clock fixed at \(high) MHz (\(file))\(note)")
+            return DoctorCheck(name: "core clock", passed: true, detail: "core clock fixed at \(high) MHz (\(evidence))\(note)")
         }
-        if let fourK {
+        if let fourK, let line = fourKLine.definite {
             return DoctorCheck(
                 name: "core clock", passed: false,
-                detail: "hdmi_enable_4kp60=1 in \(file) raises the core clock's maximum to \(fourK) MHz; it moves between "
+                detail: "\(line.located) raises the core clock's maximum to \(fourK) MHz; it moves between "
                     + "\(low) and \(high) MHz and the SPI clock moves with it",
                 fix: "remove `hdmi_enable_4kp60=1`, or add `\(core.key)=\(fourK)` and `\(core.minKey)=\(fourK)` to "
                     + "\(board.primaryConfigFile), and reboot")
         }
-        let uart = core.enableUARTFixesAtMHz.map { " (or `enable_uart=1`, which fixes it at \($0) MHz)" } ?? ""
+        let uartFix = core.enableUARTFixesAtMHz.map { " (or `enable_uart=1`, which fixes it at \($0) MHz)" } ?? ""
         return DoctorCheck(
             name: "core clock", passed: false,
-            detail: "core clock moves between \(low) and \(high) MHz (\(file)), and the SPI clock moves with it",
-            fix: fixText + uart)
+            detail: "core clock moves between \(low) and \(high) MHz (\(evidence)), and the SPI clock moves with it",
+            fix: fixText + uartFix)
     }
 
     static func gpioCheck(board: Board, root: String, system: RetryingSystemCalls) -> DoctorCheck {
@@ -323,27 +355,18 @@ public enum Doctor {
         return chips
     }
 
-    /// Every value of `key=` lines (e.g. all `dtoverlay=` lines), comments dropped.
-    static func values(of key: String, in text: String) -> [String] {
-        text.split(whereSeparator: { $0.isNewline }).compactMap { rawLine in
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard let equals = line.firstIndex(of: "="), line[..<equals].filter({ !$0.isWhitespace }) == key else { return nil }
-            return String(line[line.index(after: equals)...].filter { !$0.isWhitespace })
+    /// The board's first boot configuration file that exists, read as the firmware reads it:
+    /// with sections and includes when the board file names config.txt model filters, flat otherwise.
+    static func bootConfig(board: Board, root: String, system: RetryingSystemCalls) -> BootConfig? {
+        func read(_ path: String) -> String? {
+            (try? system.readFile(RootPath.join(root, path))).map { String(decoding: $0, as: UTF8.self) }
         }
-    }
-
-    /// Parses `key=value` lines of config.txt / armbianEnv.txt / uEnv.txt; later lines win.
-    /// Section filters such as `[pi4]` are ignored: the doctor runs on the board they select.
-    static func parseConfig(_ text: String) -> [String: String] {
-        var settings: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: { $0.isNewline }) {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].filter { !$0.isWhitespace }
-            let value = line[line.index(after: equals)...].filter { !$0.isWhitespace }
-            if !key.isEmpty { settings[String(key)] = String(value) }
+        for file in board.configFiles {
+            if let text = read(file) {
+                return BootConfig(path: file, text: text, sectioned: board.configFilters != nil, read: read)
+            }
         }
-        return settings
+        return nil
     }
 
     /// The name of group `id` from `<root>/etc/group`.
