@@ -12,8 +12,9 @@ extension Board {
         var fields = Fields(m, at: "", reader: reader)
         let id = fields.string("id")
         let displayName = fields.string("displayName")
-        let match = fields.object("match", known: ["compatible", "modelPrefixes"]) { f in
-            Match(compatible: f.strings("compatible") ?? [], modelPrefixes: f.strings("modelPrefixes") ?? [])
+        let match = fields.object("match", known: ["compatible", "modelPrefixes", "soc"]) { f in
+            Match(compatible: f.strings("compatible") ?? [], modelPrefixes: f.strings("modelPrefixes") ?? [],
+                  soc: f.strings("soc", optional: true) ?? [])
         }
         let configFiles = fields.strings("configFiles")
         let gpioChipLabels = fields.strings("gpioChipLabels")
@@ -87,8 +88,9 @@ extension Board {
             reader.integer(value(key, optional: optional), at: at(key), in: 0...Int(Int32.max)).map { UInt32($0) }
         }
 
-        mutating func strings(_ key: String) -> [String]? {
-            reader.strings(value(key, optional: false), at: at(key), example: "\"text\"")
+        mutating func strings(_ key: String, optional: Bool = false) -> [String]? {
+            guard let value = value(key, optional: optional) else { return nil }
+            return reader.strings(value, at: at(key), example: "\"text\"")
         }
 
         mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type) -> T? where T.RawValue == String {
