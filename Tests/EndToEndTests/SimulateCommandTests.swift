@@ -203,10 +203,26 @@ import LEDRingNetTesting
     @Test func boardsListsEveryBoard() throws {
         let run = try LedringProcess.run(["boards"])
         #expect(run.status == 0)
-        for id in ["rpi-zero-2w", "rpi3b", "rpi4b", "rpi400", "rpi-cm4", "rpi5", "orangepi-zero", "rockpi-4b", "beaglebone-black"] {
+        for id in ["rpi-zero-2w", "rpi3b", "rpi4b", "rpi400", "rpi-cm4", "rpi5", "orangepi-zero", "rockpi-4b", "beaglebone-black",
+                   "rpi1", "rpi2b", "rpi-zero", "rpi-zero-w", "rpi3a-plus", "rpi-cm3", "rpi-cm5", "rpi500", "generic-bcm2711"] {
             #expect(run.stdout.contains(id + " "), "\(id) missing")
         }
         #expect(run.stdout.contains("/dev/leds0"))
+    }
+
+    /// The Pi Zero W: its board file is found, and the unfixed 400/250 MHz core clock is called out.
+    @Test func doctorOnAZeroWRootNamesTheBoardAndItsCoreClock() throws {
+        let root = temporaryPath("zero-w")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/proc/device-tree", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/boot/firmware", withIntermediateDirectories: true)
+        try Data("raspberrypi,model-zero-w\0brcm,bcm2835\0".utf8).write(to: URL(fileURLWithPath: root + "/proc/device-tree/compatible"))
+        try Data("Raspberry Pi Zero W Rev 1.1\0".utf8).write(to: URL(fileURLWithPath: root + "/proc/device-tree/model"))
+        try Data("dtparam=spi=on\n".utf8).write(to: URL(fileURLWithPath: root + "/boot/firmware/config.txt"))
+        let run = try LedringProcess.run(["doctor", "--root", root])
+        #expect(run.stdout.contains("✓ board: Raspberry Pi Zero W (compatible \"raspberrypi,model-zero-w\")"), "\(run.stdout)")
+        #expect(run.stdout.contains("✗ core clock: core clock moves between 250 and 400 MHz"), "\(run.stdout)")
+        #expect(run.status == 69)  // no spidev node in a plain directory
     }
 
     @Test func doctorOnAnEmptyRootFailsWithFixes() throws {

@@ -18,8 +18,10 @@ func boardFileNames() -> [String] {
 @Suite struct BoardCatalogTests {
     @Test func theBoardsFolderHasTheRequiredBoards() throws {
         let ids = Set(boardFileNames().map { String($0.dropLast(5)) })
-        #expect(ids.isSuperset(of: ["rpi-zero-2w", "rpi3b", "rpi4b", "rpi400", "rpi-cm4", "rpi5"]))
-        #expect(ids.filter { !$0.hasPrefix("rpi") }.count >= 3)
+        #expect(ids.isSuperset(of: ["rpi-zero-2w", "rpi3b", "rpi4b", "rpi400", "rpi-cm4", "rpi5", "rpi1", "rpi2b", "rpi-zero",
+                                    "rpi-zero-w", "rpi3a-plus", "rpi-cm3", "rpi-cm5", "rpi500"]))
+        #expect(ids.isSuperset(of: ["generic-bcm283x", "generic-bcm2711", "generic-bcm2712"]))
+        #expect(ids.filter { !$0.hasPrefix("rpi") && !$0.hasPrefix("generic-") }.count >= 3)
     }
 
     @Test(arguments: boardFileNames())
@@ -81,6 +83,47 @@ func boardFileNames() -> [String] {
         fake.addFile("/b/copy.json", json.replacingOccurrences(of: "\"id\": \"rpi4b\"", with: "\"id\": \"copy\""))
         let error = #expect(throws: HardwareError.self) { _ = try BoardCatalog.load(directory: "/b", system: fake) }
         #expect(error?.message.contains("raspberrypi,4-model-b") == true)
+    }
+
+    @Test func genericFilesMatchBySoCOnlyAndSayWhatTheyDoNotKnow() throws {
+        let catalog = try BoardCatalog.builtIn()
+        let generic = catalog.boards.filter(\.isGeneric)
+        #expect(Set(generic.map(\.id)) == ["generic-bcm283x", "generic-bcm2711", "generic-bcm2712"])
+        for board in generic {
+            #expect(board.match.compatible.isEmpty && board.match.modelPrefixes.isEmpty, "\(board.id)")
+            #expect(board.spiClock.sourceHz == nil, "\(board.id): a generic file must not predict a clock")
+            #expect(board.coreClock == nil, "\(board.id)")
+            #expect(board.unverified.contains { $0.contains("header pins") }, "\(board.id)")
+        }
+        // Board files never carry SoC strings, and no SoC string is in two files.
+        #expect(catalog.boards.filter { !$0.isGeneric }.allSatisfy { $0.match.soc.isEmpty })
+        let socs = generic.flatMap(\.match.soc)
+        #expect(Set(socs).count == socs.count)
+        #expect(Set(socs) == ["brcm,bcm2835", "brcm,bcm2836", "brcm,bcm2837", "brcm,bcm2711", "brcm,bcm2712"])
+    }
+
+    @Test func aGenericFileWithABoardStringOrABoardFileWithASoCStringIsRefused() throws {
+        let generic = try #require(BoardCatalog.builtInFiles["generic-bcm2711.json"])
+        let withBoard = generic.replacingOccurrences(of: "\"compatible\": []", with: "\"compatible\": [\"acme,clone\"]")
+        #expect(withBoard != generic)
+        let error = #expect(throws: HardwareError.self) {
+            _ = try BoardCatalog.decodeBoard(Array(withBoard.utf8), fileName: "generic-bcm2711.json")
+        }
+        #expect(error?.message.contains("matches by match.soc only") == true, "\(error?.message ?? "")")
+        let pi4 = try #require(BoardCatalog.builtInFiles["rpi4b.json"])
+        let withSoC = pi4.replacingOccurrences(of: "\"modelPrefixes\": [", with: "\"soc\": [\"brcm,bcm2711\"], \"modelPrefixes\": [")
+        #expect(withSoC != pi4)
+        let refused = #expect(throws: HardwareError.self) { _ = try BoardCatalog.decodeBoard(Array(withSoC.utf8), fileName: "rpi4b.json") }
+        #expect(refused?.message.contains("match.soc is only for generic files") == true, "\(refused?.message ?? "")")
+    }
+
+    @Test func duplicateSoCStringsAreRefused() throws {
+        let fake = FakeSystemCalls()
+        let json = try #require(BoardCatalog.builtInFiles["generic-bcm2711.json"])
+        fake.addFile("/b/generic-bcm2711.json", json)
+        fake.addFile("/b/generic-copy.json", json.replacingOccurrences(of: "\"id\": \"generic-bcm2711\"", with: "\"id\": \"generic-copy\""))
+        let error = #expect(throws: HardwareError.self) { _ = try BoardCatalog.load(directory: "/b", system: fake) }
+        #expect(error?.message.contains("soc:brcm,bcm2711") == true, "\(error?.message ?? "")")
     }
 
     @Test func aMissingDirectoryIsNotFound() {
@@ -167,7 +210,7 @@ func boardFileNames() -> [String] {
         #expect(quirk.summary.contains("4.19"))
     }
 
-    @Test(arguments: ["rpi3b", "rpi4b", "rpi400", "rpi-zero-2w", "beaglebone-black"])
+    @Test(arguments: ["rpi3b", "rpi4b", "rpi400", "rpi-zero-2w", "beaglebone-black", "rpi-zero", "rpi-zero-w"])
     func factsConfirmedFromTheirSourcesAreNoLongerUnverified(id: String) throws {
         let board = try #require(catalog.board(id: id))
         #expect(board.unverified.isEmpty, "\(board.unverified)")
@@ -180,6 +223,40 @@ func boardFileNames() -> [String] {
         #expect(pi5.sources.contains { $0.contains("ws2812-pio-rp1.c") })
         let orange = try #require(catalog.board(id: "orangepi-zero"))
         #expect(!orange.unverified.contains { $0.contains("1c20800") })
+    }
+
+    /// overclocking.adoc: Pi 0/W core_freq 400, core_freq_min 250; Pi 1 and Pi 2 250 and 250.
+    @Test(arguments: [
+        ("rpi-zero", 400, 250, false), ("rpi-zero-w", 400, 250, true), ("rpi3a-plus", 400, 250, true),
+        ("rpi-cm3", 400, 250, false), ("rpi1", 250, 250, false), ("rpi2b", 250, 250, false),
+    ])
+    func bcm283xCoreClockDefaults(id: String, high: Int, low: Int, uartPins: Bool) throws {
+        let board = try #require(catalog.board(id: id))
+        let core = try #require(board.coreClock)
+        #expect(core.defaultMHz == high && core.defaultMinMHz == low)
+        #expect(core.recommendedMHz == 250)
+        #expect((core.enableUARTFixesAtMHz != nil) == uartPins)
+        #expect(board.spiClock.sourceHz == UInt32(high) * 1_000_000)
+        #expect(board.gpioChipLabels == ["pinctrl-bcm2835"])
+    }
+
+    @Test func anUnfixedZeroCoreClockTakesWS2812OutOfItsWindow() throws {
+        let zero = try #require(catalog.board(id: "rpi-zero-w"))
+        // 400 MHz / 3.571 MHz → divider 112 → 3.571 MHz; at the 250 MHz idle clock 2.232 MHz.
+        #expect(zero.spiClock.actualRangeHz(requestedHz: 3_571_429) == 2_232_142...3_571_428)
+        let pi1 = try #require(catalog.board(id: "rpi1"))
+        let range = try #require(pi1.spiClock.actualRangeHz(requestedHz: 3_571_429))
+        #expect(range.lowerBound == range.upperBound)
+    }
+
+    @Test(arguments: ["rpi-cm5", "rpi500"])
+    func theRP1BoardsAreAsThePiFive(id: String) throws {
+        let board = try #require(catalog.board(id: id))
+        let pi5 = try #require(catalog.board(id: "rpi5"))
+        #expect(board.spiClock == pi5.spiClock)
+        #expect(board.pio == pi5.pio)
+        #expect(board.gpioChipLabels == ["pinctrl-rp1"])
+        #expect(board.coreClock == nil)
     }
 
     @Test func clampsToTheDividerLimits() throws {

@@ -68,6 +68,88 @@ func check(_ report: DoctorReport, _ name: String) -> DoctorCheck? {
         #expect(report.exitCode == 69)
     }
 
+    @Test func anUnknownBoardWithNoKnownSoCStillFails() throws {
+        let root = try makeFakeRoot(compatible: ["acme,widget", "acme,soc9000"], model: "ACME Widget")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let report = Doctor.run(root: root.path)
+        #expect(report.board == nil)
+        #expect(check(report, "board")?.passed == false)
+        #expect(check(report, "board")?.detail == "no board file matches model \"ACME Widget\"")
+        #expect(report.exitCode == 69)
+    }
+
+    /// An unknown BCM2711 board: the board check passes with a note naming what is not known, and the
+    /// SPI checks run against the generic file's spidev node.
+    @Test func anUnknownBCM2711BoardGetsTheGenericFactsAndTheSPIChecks() {
+        let fake = healthyRoot("rpi4b")
+        fake.addFile("/r/proc/device-tree/compatible", "acme,pi-clone\0brcm,bcm2711\0")
+        fake.addFile("/r/proc/device-tree/model", "ACME Pi Clone\0")
+        let report = Doctor.run(root: "/r", frameSize: 2000, system: fake)
+        #expect(report.board?.id == "generic-bcm2711")
+        let board = check(report, "board")
+        #expect(board?.passed == true)
+        let detail = board?.detail ?? ""
+        #expect(detail.hasPrefix("unknown board \"ACME Pi Clone\" (SoC compatible \"brcm,bcm2711\"); using the generic facts"), "\(detail)")
+        #expect(detail.contains("SPI clock rule evenDivider"), "\(detail)")
+        #expect(detail.contains("not known: header pins"), "\(detail)")
+        #expect(detail.contains("core clock defaults"), "\(detail)")
+        #expect(report.checks.map(\.name) == ["board", "SPI device", "SPI permission", "spidev bufsiz", "GPIO chip"])
+        #expect(check(report, "SPI device")?.detail == "/dev/spidev0.0 is present")
+        #expect(report.allPassed, "\(report.formatted())")
+        fake.deny("/r/dev/spidev0.0")
+        #expect(check(Doctor.run(root: "/r", system: fake), "SPI permission")?.passed == false)
+    }
+
+    @Test func aZeroWFakeRootChecksItsCoreClock() throws {
+        let root = try makeFakeRoot(compatible: ["raspberrypi,model-zero-w", "brcm,bcm2835"], model: "Raspberry Pi Zero W Rev 1.1")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let boot = root.appendingPathComponent("boot/firmware")
+        try FileManager.default.createDirectory(at: boot, withIntermediateDirectories: true)
+        try Data("dtparam=spi=on\n".utf8).write(to: boot.appendingPathComponent("config.txt"))
+        let report = Doctor.run(root: root.path)
+        #expect(report.board?.id == "rpi-zero-w")
+        #expect(check(report, "board")?.passed == true)
+        let core = check(report, "core clock")
+        #expect(core?.passed == false)
+        #expect(core?.detail.contains("between 250 and 400 MHz") == true, "\(core?.line ?? "")")
+        #expect(core?.fix.contains("core_freq=250") == true)
+        #expect(core?.fix.contains("enable_uart=1") == true)
+        try Data("dtparam=spi=on\ncore_freq=250\ncore_freq_min=250\n".utf8).write(to: boot.appendingPathComponent("config.txt"))
+        #expect(check(Doctor.run(root: root.path), "core clock")?.detail.contains("fixed at 250 MHz") == true)
+    }
+
+    @Test(arguments: [("enable_uart=1\n", "rpi-zero-w", true), ("enable_uart=1\n", "rpi-zero", false)])
+    func enableUARTPinsTheCoreClockOnlyWhereTheMiniUARTIsPrimary(config: String, id: String, passes: Bool) {
+        let fake = healthyRoot("rpi3b")
+        fake.addFile("/r/proc/device-tree/compatible", id == "rpi-zero" ? "raspberrypi,model-zero\0" : "raspberrypi,model-zero-w\0")
+        fake.addFile("/r/boot/firmware/config.txt", config)
+        let report = Doctor.run(root: "/r", system: fake)
+        #expect(report.board?.id == id)
+        #expect(check(report, "core clock")?.passed == passes, "\(report.formatted())")
+    }
+
+    @Test func aPiOneBPlusDetectsAndItsDefaultCoreClockIsFixed() {
+        let fake = healthyRoot("rpi3b")
+        fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,model-b-plus\0brcm,bcm2835\0")
+        fake.addFile("/r/proc/device-tree/model", "Raspberry Pi Model B Plus Rev 1.2\0")
+        fake.addFile("/r/boot/firmware/config.txt", "dtparam=spi=on\n")
+        let report = Doctor.run(root: "/r", system: fake)
+        #expect(report.board?.id == "rpi1")
+        #expect(check(report, "core clock")?.detail == "core clock fixed at 250 MHz (/boot/firmware/config.txt)")
+        #expect(report.allPassed, "\(report.formatted())")
+    }
+
+    @Test(arguments: [("raspberrypi,5-compute-module", "rpi-cm5"), ("raspberrypi,500", "rpi500")])
+    func theRP1BoardsCheckThePIODevice(compatible: String, id: String) {
+        let fake = healthyRoot("rpi5")
+        fake.addFile("/r/proc/device-tree/compatible", "\(compatible)\0brcm,bcm2712\0")
+        let report = Doctor.run(root: "/r", system: fake)
+        #expect(report.board?.id == id)
+        #expect(report.checks.map(\.name) == ["board", "SPI device", "SPI permission", "spidev bufsiz", "PIO LED device",
+                                               "PIO LED permission", "PIO LED overlay", "GPIO chip"])
+        #expect(report.allPassed, "\(report.formatted())")
+    }
+
     @Test func aMissingSPIDeviceSaysHowToEnableSPI() {
         let fake = FakeSystemCalls()
         fake.addFile("/r/proc/device-tree/compatible", "raspberrypi,4-model-b\0")

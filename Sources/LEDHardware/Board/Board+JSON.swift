@@ -13,8 +13,9 @@ extension Board {
         var fields = Fields(m, at: "", reader: reader)
         let id = fields.string("id")
         let displayName = fields.string("displayName")
-        let match = fields.object("match", known: ["compatible", "modelPrefixes"]) { f in
-            Match(compatible: f.strings("compatible") ?? [], modelPrefixes: f.strings("modelPrefixes") ?? [])
+        let match = fields.object("match", known: ["compatible", "modelPrefixes", "soc"]) { f in
+            Match(compatible: f.strings("compatible") ?? [], modelPrefixes: f.strings("modelPrefixes") ?? [],
+                  soc: f.strings("soc", optional: true) ?? [])
         }
         let configFiles = fields.strings("configFiles")
         let configFilters = fields.strings("configFilters", optional: true)

@@ -10,10 +10,19 @@ extension Board {
             problems.append("file \(fileName) must be named \(id).json after its id")
         }
         if displayName.isEmpty { problems.append("displayName is empty") }
-        if match.compatible.isEmpty && match.modelPrefixes.isEmpty {
+        if isGeneric {
+            // A generic file describes a SoC; board strings in it would make an unknown board look known.
+            if !id.hasPrefix("generic-") { problems.append("match.soc is only for generic files; name the id generic-<soc>") }
+            if !match.compatible.isEmpty || !match.modelPrefixes.isEmpty {
+                problems.append("a generic file matches by match.soc only; move its compatible strings and model prefixes to a board file")
+            }
+        } else if id.hasPrefix("generic-") {
+            problems.append("generic file \(id) needs SoC compatible strings in match.soc")
+        } else if match.compatible.isEmpty && match.modelPrefixes.isEmpty {
             problems.append("match needs at least one compatible string or model prefix")
         }
-        if match.compatible.contains(where: { $0.isEmpty }) || match.modelPrefixes.contains(where: { $0.isEmpty }) {
+        if match.compatible.contains(where: { $0.isEmpty }) || match.modelPrefixes.contains(where: { $0.isEmpty })
+            || match.soc.contains(where: { $0.isEmpty }) {
             problems.append("match contains an empty string, which would match every board")
         }
         if configFiles.isEmpty || configFiles.contains(where: { !$0.hasPrefix("/") }) {

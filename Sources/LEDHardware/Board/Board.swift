@@ -39,6 +39,9 @@ public struct Board: Hashable, Sendable {
         public var compatible: [String]
         /// Prefixes of `/proc/device-tree/model` that mean this board (longest match wins).
         public var modelPrefixes: [String]
+        /// SoC-wide compatible strings (`brcm,bcm2711`), only in generic files (`generic-*.json`):
+        /// used when no board file matches, so an unknown board still gets its SPI controller's facts.
+        public var soc: [String] = []
     }
 
     /// One header pin: its header position and the SoC's name for it.
@@ -108,6 +111,9 @@ public struct Board: Hashable, Sendable {
     public var configModel: BootConfig.Model? {
         configFilters.map { BootConfig.Model(name: displayName, filters: $0, maybe: configFiltersMaybe) }
     }
+
+    /// True for a generic file describing a SoC rather than a board (`generic-bcm2711`).
+    public var isGeneric: Bool { !match.soc.isEmpty }
 
     /// The first boot configuration file, used when naming where a fix goes.
     public var primaryConfigFile: String { configFiles.first ?? "/boot/firmware/config.txt" }

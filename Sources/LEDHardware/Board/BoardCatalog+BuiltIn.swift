@@ -71,6 +71,244 @@ extension BoardCatalog {
         }
 
         """#,
+        "generic-bcm2711.json": #"""
+        {
+          "id": "generic-bcm2711",
+          "displayName": "an unknown BCM2711 board",
+          "match": {
+            "compatible": [],
+            "modelPrefixes": [],
+            "soc": [
+              "brcm,bcm2711"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2711"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "unknown",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "unknown",
+                "name": "GPIO11"
+              },
+              "enable": "enable SPI0 in the board's boot configuration (`dtparam=spi=on` in config.txt on Raspberry Pi OS) and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "unknown",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "unknown",
+                "name": "GPIO11"
+              },
+              "enable": "enable SPI0 in the board's boot configuration (`dtparam=spi=on` in config.txt on Raspberry Pi OS) and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": null,
+            "sourceMinHz": null,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the VPU core clock by an even divider (2..65536), rounding the clock down, so the clock never exceeds the request; the core clock's defaults differ per model, so no prediction is made"
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock follows the VPU core clock, which moves between core_freq_min and core_freq on every known model of this SoC; this board's defaults are not known.",
+              "fix": "set `core_freq` and `core_freq_min` to the same value in the boot configuration and reboot, or add a board file for this board"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "Linux Documentation/devicetree/bindings/arm/bcm/bcm2835.yaml (BCM2711 boards list their board string, then brcm,bcm2711)"
+          ],
+          "unverified": [
+            "header pins: this board has no board file, so where GPIO10 (MOSI) and GPIO11 (SCLK) come out is not known",
+            "core clock defaults: not known for this board, so the doctor cannot check core_freq / core_freq_min and no SPI clock is predicted"
+          ]
+        }
+
+        """#,
+        "generic-bcm2712.json": #"""
+        {
+          "id": "generic-bcm2712",
+          "displayName": "an unknown BCM2712 board",
+          "match": {
+            "compatible": [],
+            "modelPrefixes": [],
+            "soc": [
+              "brcm,bcm2712"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-rp1"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "unknown",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "unknown",
+                "name": "GPIO11"
+              },
+              "enable": "enable SPI0 in the board's boot configuration (`dtparam=spi=on` in config.txt on Raspberry Pi OS) and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "unknown",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "unknown",
+                "name": "GPIO11"
+              },
+              "enable": "enable SPI0 in the board's boot configuration (`dtparam=spi=on` in config.txt on Raspberry Pi OS) and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": null,
+            "sourceMinHz": null,
+            "minDivider": 2,
+            "maxDivider": 65534,
+            "note": "on BCM2712 boards the header SPI is RP1's Synopsys DesignWare SSI; spi-dw rounds the divider up to even; RP1's clk_sys is 200 MHz on the Raspberry Pi boards, but an unknown board may clock it otherwise, so no prediction is made"
+          },
+          "quirks": [
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/rp1.dtsi (RP1_CLK_SYS assigned 200 MHz)",
+            "Linux drivers/spi/spi-dw-core.c: clk_div = (DIV_ROUND_UP(max_freq, speed) + 1) & 0xfffe",
+            "Linux Documentation/devicetree/bindings/arm/bcm/bcm2835.yaml (BCM2712 boards list their board string, then brcm,bcm2712)"
+          ],
+          "unverified": [
+            "header pins: this board has no board file, so where GPIO10 (MOSI) and GPIO11 (SCLK) come out is not known",
+            "RP1: every known BCM2712 board carries RP1 (pinctrl-rp1, DesignWare SPI); an unknown board is assumed to as well",
+            "PIO output: /dev/leds0 via ws2812-pio exists on RP1 boards but is not checked on an unknown board"
+          ]
+        }
+
+        """#,
+        "generic-bcm283x.json": #"""
+        {
+          "id": "generic-bcm283x",
+          "displayName": "an unknown BCM2835/BCM2836/BCM2837 board",
+          "match": {
+            "compatible": [],
+            "modelPrefixes": [],
+            "soc": [
+              "brcm,bcm2835",
+              "brcm,bcm2836",
+              "brcm,bcm2837"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "unknown",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "unknown",
+                "name": "GPIO11"
+              },
+              "enable": "enable SPI0 in the board's boot configuration (`dtparam=spi=on` in config.txt on Raspberry Pi OS) and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "unknown",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "unknown",
+                "name": "GPIO11"
+              },
+              "enable": "enable SPI0 in the board's boot configuration (`dtparam=spi=on` in config.txt on Raspberry Pi OS) and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": null,
+            "sourceMinHz": null,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the VPU core clock by an even divider (2..65536), rounding the clock down, so the clock never exceeds the request; the core clock's defaults differ per model, so no prediction is made"
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock follows the VPU core clock, which moves between core_freq_min and core_freq on every known model of this SoC; this board's defaults are not known.",
+              "fix": "set `core_freq` and `core_freq_min` to the same value in the boot configuration and reboot, or add a board file for this board"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (SoC-wide compatibles brcm,bcm2835, brcm,bcm2836, brcm,bcm2837 after the board string)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11)"
+          ],
+          "unverified": [
+            "header pins: this board has no board file, so where GPIO10 (MOSI) and GPIO11 (SCLK) come out is not known",
+            "core clock defaults: not known for this board, so the doctor cannot check core_freq / core_freq_min and no SPI clock is predicted"
+          ]
+        }
+
+        """#,
         "orangepi-zero.json": #"""
         {
           "id": "orangepi-zero",
@@ -205,6 +443,107 @@ extension BoardCatalog {
         }
 
         """#,
+        "rpi-cm3.json": #"""
+        {
+          "id": "rpi-cm3",
+          "displayName": "Raspberry Pi Compute Module 3 / 3+",
+          "match": {
+            "compatible": [
+              "raspberrypi,3-compute-module",
+              "raspberrypi,3-compute-module-lite"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi Compute Module 3"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi3"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 400000000,
+            "sourceMinHz": 250000000,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the core clock by an even divider (2..65536), rounding the clock down; the divider is chosen for 400 MHz, so with an unfixed core clock the bus runs as slow as 250 MHz / divider"
+          },
+          "coreClock": {
+            "key": "core_freq",
+            "minKey": "core_freq_min",
+            "defaultMHz": 400,
+            "defaultMinMHz": 250,
+            "recommendedMHz": 250
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (250 MHz) and core_freq (400 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 1.6x and WS2812 timing breaks (3.571 MHz requested → 2.23 MHz at idle, a 0 bit 448 ns high).",
+              "fix": "add `core_freq=250` and `core_freq_min=250` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "Header pins depend on the carrier board; the numbers given are the 40-pin header positions of a carrier that copies the Raspberry Pi header (GPIO10 = pin 19, GPIO11 = pin 23).",
+              "fix": "check the carrier's schematic for where GPIO10 (MOSI) and GPIO11 (SCLK) come out, and fit a 10 kΩ pull-down from MOSI to ground"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2710-rpi-cm3.dts (compatible raspberrypi,3-compute-module, brcm,bcm2837; model Raspberry Pi Compute Module 3)",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (compatibles raspberrypi,3-compute-module and raspberrypi,3-compute-module-lite)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/overclocking.adoc (default table: core_freq / core_freq_min per model)",
+            "raspberrypi/documentation documentation/asciidoc/computers/configuration/uart.adoc (primary UART per model; enable_uart=1 fixes the core clock at 250 MHz when the mini UART is primary)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11, CE GPIO 8/7, spidev@0 and spidev@1)"
+          ],
+          "unverified": [
+            "overclocking.adoc's default table has no Compute Module 3 column; the Pi 3 column (core_freq 400, core_freq_min 250) is assumed for the CM3 and CM3+",
+            "header pins depend on the carrier board; the numbers are for a carrier with the Raspberry Pi 40-pin layout",
+            "configFilters [\"pi3\"]: conditional.adoc's table (commit 010d815) puts CM3 and CM3+ under [pi3]; a [cm3] filter is not in that copy, so lines under [cm3] are treated as not evaluable"
+          ]
+        }
+
+        """#,
         "rpi-cm4.json": #"""
         {
           "id": "rpi-cm4",
@@ -309,6 +648,112 @@ extension BoardCatalog {
         }
 
         """#,
+        "rpi-cm5.json": #"""
+        {
+          "id": "rpi-cm5",
+          "displayName": "Raspberry Pi Compute Module 5",
+          "match": {
+            "compatible": [
+              "raspberrypi,5-compute-module"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi Compute Module 5"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt"
+          ],
+          "configFilters": [
+            "pi5"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-rp1"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 200000000,
+            "sourceMinHz": 200000000,
+            "minDivider": 2,
+            "maxDivider": 65534,
+            "note": "RP1's SPI is a Synopsys DesignWare SSI clocked from RP1's own 200 MHz clk_sys, not the VPU core clock, so it does not move with CPU load; spi-dw rounds the divider up to even"
+          },
+          "pio": {
+            "device": "/dev/leds0",
+            "overlay": "dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>",
+            "bytesPerLED": 4
+          },
+          "quirks": [
+            {
+              "summary": "Kernel 6.6.45 renumbered the GPIO chips: the header moved from gpiochip4 to gpiochip0, breaking code that opens a chip by number.",
+              "fix": "find the chip by its label `pinctrl-rp1` (gpiodetect and libgpiod read it with the GPIO_GET_CHIPINFO ioctl), never by number"
+            },
+            {
+              "summary": "The PIO driver (/dev/ledsN) times WS2812 bits in hardware and is the better output on a Pi 5; SPI still works.",
+              "fix": "add `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` to /boot/firmware/config.txt, reboot, and use the /dev/leds0 output"
+            },
+            {
+              "summary": "The ws2812-pio driver writes at the file position and gamma-corrects every channel (brightness 1–255; brightness 0 passes values through only on kernels after 6.12.55 and blanks the strip on older ones).",
+              "fix": "use `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` with the default brightness; ledring writes every frame at offset 0 and sends levels through the inverse of the kernel's gamma"
+            },
+            {
+              "summary": "/dev/ledsN is root:root 0600 on Raspberry Pi OS: no udev rule covers the class ws2812-pio-rp1.",
+              "fix": "run `sudo tools/setup-pi.sh` (installs `SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`) and add the user to `gpio`"
+            },
+            {
+              "summary": "Header pins depend on the carrier board; the numbers given are for the CM5 IO Board's 40-pin header. On carriers without a pull resistor MOSI floats or idles high between frames, so the first LED can latch a phantom bit.",
+              "fix": "keep the encoder's leading zero bytes and fit a 10 kΩ pull-down from MOSI (GPIO10) to ground on the carrier"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/rp1.dtsi (RP1_CLK_SYS assigned 200 MHz)",
+            "Linux drivers/spi/spi-dw-core.c: clk_div = (DIV_ROUND_UP(max_freq, speed) + 1) & 0xfffe",
+            "raspberrypi/linux arch/arm/boot/dts/overlays/ws2812-pio-overlay.dts (parameters brightness, dev_name, gpio, num_leds, rgbw)",
+            "raspberrypi/linux drivers/misc/ws2812-pio-rp1.c (4 bytes per LED, file position, gamma, one-byte brightness write)",
+            "raspberrypi/linux drivers/pinctrl/pinctrl-rp1.c (GPIO chip label pinctrl-rp1)",
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/bcm2712-rpi-cm5.dtsi, included by bcm2712-rpi-cm5-cm5io.dts and -cm4io.dts (compatible raspberrypi,5-compute-module, brcm,bcm2712; model Raspberry Pi Compute Module 5)"
+          ],
+          "unverified": [
+            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis",
+            "header pins depend on the carrier board; the numbers are for the CM5 IO Board's 40-pin header",
+            "configFilters [\"pi5\"]: [pi5] (5, 500, CM5) is in conditional.adoc's current revision as quoted elsewhere; the stored copy of the doc read for this (commit 010d815) has no Pi 5 filters, nor [cm5]"
+          ]
+        }
+
+        """#,
         "rpi-zero-2w.json": #"""
         {
           "id": "rpi-zero-2w",
@@ -406,6 +851,496 @@ extension BoardCatalog {
             "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (model filters: [pi0], [pi0w], [pi02] match this board; [pi02] also sees [pi0w] and [pi0])"
           ],
           "unverified": []
+        }
+
+        """#,
+        "rpi-zero-w.json": #"""
+        {
+          "id": "rpi-zero-w",
+          "displayName": "Raspberry Pi Zero W",
+          "match": {
+            "compatible": [
+              "raspberrypi,model-zero-w"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi Zero W"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi0",
+            "pi0w"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 400000000,
+            "sourceMinHz": 250000000,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the core clock by an even divider (2..65536), rounding the clock down; the divider is chosen for 400 MHz, so with an unfixed core clock the bus runs as slow as 250 MHz / divider"
+          },
+          "coreClock": {
+            "key": "core_freq",
+            "minKey": "core_freq_min",
+            "defaultMHz": 400,
+            "defaultMinMHz": 250,
+            "recommendedMHz": 250,
+            "enableUARTFixesAtMHz": 250
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (250 MHz) and core_freq (400 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 1.6x and WS2812 timing breaks (3.571 MHz requested → 2.23 MHz at idle, a 0 bit 448 ns high).",
+              "fix": "add `core_freq=250` and `core_freq_min=250` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`enable_uart=1` fixes the core clock at 250 MHz (the mini UART's baud rate follows it) unless Bluetooth is moved off the PL011 with `dtoverlay=miniuart-bt` or `disable-bt`; that also keeps the SPI clock still.",
+              "fix": "`enable_uart=1` without those overlays is as good as `core_freq=250` plus `core_freq_min=250`"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-zero-w.dts (compatible raspberrypi,model-zero-w, brcm,bcm2835; model Raspberry Pi Zero W; serial0 = uart1, the mini UART)",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (mainline compatible raspberrypi,model-zero-w)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/overclocking.adoc (default table: core_freq / core_freq_min per model)",
+            "raspberrypi/documentation documentation/asciidoc/computers/configuration/uart.adoc (primary UART per model; enable_uart=1 fixes the core clock at 250 MHz when the mini UART is primary)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11, CE GPIO 8/7, spidev@0 and spidev@1)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (commit 010d815: the model filters that reach this board)"
+          ],
+          "unverified": []
+        }
+
+        """#,
+        "rpi-zero.json": #"""
+        {
+          "id": "rpi-zero",
+          "displayName": "Raspberry Pi Zero",
+          "match": {
+            "compatible": [
+              "raspberrypi,model-zero"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi Zero"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi0"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 400000000,
+            "sourceMinHz": 250000000,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the core clock by an even divider (2..65536), rounding the clock down; the divider is chosen for 400 MHz, so with an unfixed core clock the bus runs as slow as 250 MHz / divider"
+          },
+          "coreClock": {
+            "key": "core_freq",
+            "minKey": "core_freq_min",
+            "defaultMHz": 400,
+            "defaultMinMHz": 250,
+            "recommendedMHz": 250
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (250 MHz) and core_freq (400 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 1.6x and WS2812 timing breaks (3.571 MHz requested → 2.23 MHz at idle, a 0 bit 448 ns high).",
+              "fix": "add `core_freq=250` and `core_freq_min=250` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-zero.dts (compatible raspberrypi,model-zero, brcm,bcm2835; model Raspberry Pi Zero)",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (mainline compatible raspberrypi,model-zero)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/overclocking.adoc (default table: core_freq / core_freq_min per model)",
+            "raspberrypi/documentation documentation/asciidoc/computers/configuration/uart.adoc (primary UART per model; enable_uart=1 fixes the core clock at 250 MHz when the mini UART is primary)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11, CE GPIO 8/7, spidev@0 and spidev@1)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (commit 010d815: the model filters that reach this board)"
+          ],
+          "unverified": []
+        }
+
+        """#,
+        "rpi1.json": #"""
+        {
+          "id": "rpi1",
+          "displayName": "Raspberry Pi 1 Model A / A+ / B / B+",
+          "match": {
+            "compatible": [
+              "raspberrypi,model-a",
+              "raspberrypi,model-a-plus",
+              "raspberrypi,model-b",
+              "raspberrypi,model-b-i2c0",
+              "raspberrypi,model-b-rev2",
+              "raspberrypi,model-b-plus"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi Model A",
+              "Raspberry Pi Model B"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi1"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 250000000,
+            "sourceMinHz": 250000000,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the core clock by an even divider (2..65536), rounding the clock down; the firmware's default core clock is 250 MHz both busy and idle, so the SPI clock stays where the divider puts it unless core_freq is raised"
+          },
+          "coreClock": {
+            "key": "core_freq",
+            "minKey": "core_freq_min",
+            "defaultMHz": 250,
+            "defaultMinMHz": 250,
+            "recommendedMHz": 250
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock is divided from the VPU core clock; by default it is fixed at 250 MHz (core_freq and core_freq_min both 250), but raising core_freq for an overclock without raising core_freq_min makes it move, and the SPI clock with it.",
+              "fix": "leave core_freq at 250, or set `core_freq_min` to the same value as `core_freq` in /boot/firmware/config.txt"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts (compatible raspberrypi,model-b-plus, brcm,bcm2835; model Raspberry Pi Model B+)",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (mainline compatibles raspberrypi,model-a, -a-plus, -b, -b-i2c0, -b-rev2, -b-plus with brcm,bcm2835)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/overclocking.adoc (default table: core_freq / core_freq_min per model)",
+            "raspberrypi/documentation documentation/asciidoc/computers/configuration/uart.adoc (primary UART per model; enable_uart=1 fixes the core clock at 250 MHz when the mini UART is primary)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11, CE GPIO 8/7, spidev@0 and spidev@1)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (commit 010d815: the model filters that reach this board)"
+          ],
+          "unverified": [
+            "the model text the firmware writes (\"Raspberry Pi Model B Plus Rev 1.2\", \"Raspberry Pi Model A Plus Rev 1.1\") was not read from a board; the prefixes \"Raspberry Pi Model A\" / \"Raspberry Pi Model B\" cover both spellings",
+            "the A and B's 26-pin header is taken to carry SPI0 on pins 19/23 like the 40-pin header (the first 26 pins match); not checked against a schematic"
+          ]
+        }
+
+        """#,
+        "rpi2b.json": #"""
+        {
+          "id": "rpi2b",
+          "displayName": "Raspberry Pi 2 Model B",
+          "match": {
+            "compatible": [
+              "raspberrypi,2-model-b"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi 2 Model B"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi2"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 250000000,
+            "sourceMinHz": 250000000,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the core clock by an even divider (2..65536), rounding the clock down; the firmware's default core clock is 250 MHz both busy and idle, so the SPI clock stays where the divider puts it unless core_freq is raised"
+          },
+          "coreClock": {
+            "key": "core_freq",
+            "minKey": "core_freq_min",
+            "defaultMHz": 250,
+            "defaultMinMHz": 250,
+            "recommendedMHz": 250
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock is divided from the VPU core clock; by default it is fixed at 250 MHz (core_freq and core_freq_min both 250), but raising core_freq for an overclock without raising core_freq_min makes it move, and the SPI clock with it.",
+              "fix": "leave core_freq at 250, or set `core_freq_min` to the same value as `core_freq` in /boot/firmware/config.txt"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2709-rpi-2-b.dts (compatible raspberrypi,2-model-b, brcm,bcm2836; model Raspberry Pi 2 Model B)",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (mainline compatible raspberrypi,2-model-b, brcm,bcm2836)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/overclocking.adoc (default table: core_freq / core_freq_min per model)",
+            "raspberrypi/documentation documentation/asciidoc/computers/configuration/uart.adoc (primary UART per model; enable_uart=1 fixes the core clock at 250 MHz when the mini UART is primary)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11, CE GPIO 8/7, spidev@0 and spidev@1)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (commit 010d815: the model filters that reach this board)"
+          ],
+          "unverified": [
+            "the BCM2837-based Pi 2 Model B v1.2 boots bcm2710-rpi-2-b.dts, whose compatible string was not read; it is still matched by the model prefix"
+          ]
+        }
+
+        """#,
+        "rpi3a-plus.json": #"""
+        {
+          "id": "rpi3a-plus",
+          "displayName": "Raspberry Pi 3 Model A+",
+          "match": {
+            "compatible": [
+              "raspberrypi,3-model-a-plus"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi 3 Model A"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt",
+            "/boot/config.txt"
+          ],
+          "configFilters": [
+            "pi3",
+            "pi3+"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-bcm2835"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 400000000,
+            "sourceMinHz": 250000000,
+            "minDivider": 2,
+            "maxDivider": 65536,
+            "note": "spi-bcm2835 divides the core clock by an even divider (2..65536), rounding the clock down; the divider is chosen for 400 MHz, so with an unfixed core clock the bus runs as slow as 250 MHz / divider"
+          },
+          "coreClock": {
+            "key": "core_freq",
+            "minKey": "core_freq_min",
+            "defaultMHz": 400,
+            "defaultMinMHz": 250,
+            "recommendedMHz": 250,
+            "enableUARTFixesAtMHz": 250
+          },
+          "quirks": [
+            {
+              "summary": "The SPI clock is divided from the VPU core clock, which scales between core_freq_min (250 MHz) and core_freq (400 MHz); the driver picks the divider for the high clock, so at idle the SPI clock drops by 1.6x and WS2812 timing breaks (3.571 MHz requested → 2.23 MHz at idle, a 0 bit 448 ns high).",
+              "fix": "add `core_freq=250` and `core_freq_min=250` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "summary": "`enable_uart=1` fixes the core clock at 250 MHz (the mini UART's baud rate follows it) unless Bluetooth is moved off the PL011 with `dtoverlay=miniuart-bt` or `disable-bt`; that also keeps the SPI clock still.",
+              "fix": "`enable_uart=1` without those overlays is as good as `core_freq=250` plus `core_freq_min=250`"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "https://github.com/raspberrypi/linux/issues/3381 (SPI clock is divided from the VPU core clock; typical Pi 4 core_freq=500 core_freq_min=200)",
+            "https://github.com/raspberrypi/firmware/issues/992 (SPI divisor must be even; fix the core clock with core_freq)",
+            "https://raspberrypi.stackexchange.com/questions/699 (even divider 2..65536, odd values rounded down, 0 means 65536)",
+            "Linux drivers/spi/spi-bcm2835.c: cdiv = DIV_ROUND_UP(clk_hz, speed_hz), rounded up to even; effective = clk_hz / cdiv",
+            "Linux Documentation/devicetree/bindings/arm/bcm/brcm,bcm2835.txt (compatible raspberrypi,3-model-a-plus, brcm,bcm2837)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/overclocking.adoc (default table: core_freq / core_freq_min per model)",
+            "raspberrypi/documentation documentation/asciidoc/computers/configuration/uart.adoc (primary UART per model; enable_uart=1 fixes the core clock at 250 MHz when the mini UART is primary)",
+            "raspberrypi/linux arch/arm/boot/dts/broadcom/bcm2708-rpi-b-plus.dts, bcm2709-rpi-2-b.dts, bcm2710-rpi-cm3.dts (spi0 on GPIO 9/10/11, CE GPIO 8/7, spidev@0 and spidev@1)",
+            "raspberrypi/documentation documentation/asciidoc/computers/config_txt/conditional.adoc (commit 010d815: the model filters that reach this board)"
+          ],
+          "unverified": [
+            "the downstream bcm2710-rpi-3-a-plus.dts was not read; its compatible string is taken from the mainline binding",
+            "uart.adoc's table names \"Raspberry Pi 3\", not the 3A+ by name, as having the mini UART as primary; the 3A+ has Bluetooth on the PL011 like the 3B+, so enable_uart=1 is assumed to fix the core clock at 250 MHz here too"
+          ]
         }
 
         """#,
@@ -803,6 +1738,107 @@ extension BoardCatalog {
           "unverified": [
             "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis",
             "configFilters [\"pi5\"]: [pi5] (5, 500, CM5) is in conditional.adoc's current revision as quoted elsewhere; the stored copy of the doc read for this (commit 010d815) has no Pi 5 filters"
+          ]
+        }
+
+        """#,
+        "rpi500.json": #"""
+        {
+          "id": "rpi500",
+          "displayName": "Raspberry Pi 500",
+          "match": {
+            "compatible": [
+              "raspberrypi,500"
+            ],
+            "modelPrefixes": [
+              "Raspberry Pi 500"
+            ]
+          },
+          "configFiles": [
+            "/boot/firmware/config.txt"
+          ],
+          "configFilters": [
+            "pi5"
+          ],
+          "gpioChipLabels": [
+            "pinctrl-rp1"
+          ],
+          "spi": [
+            {
+              "device": "/dev/spidev0.0",
+              "bus": 0,
+              "chipSelect": 0,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            },
+            {
+              "device": "/dev/spidev0.1",
+              "bus": 0,
+              "chipSelect": 1,
+              "mosi": {
+                "header": "19",
+                "name": "GPIO10"
+              },
+              "sclk": {
+                "header": "23",
+                "name": "GPIO11"
+              },
+              "enable": "add `dtparam=spi=on` to /boot/firmware/config.txt and reboot"
+            }
+          ],
+          "spiClock": {
+            "rule": "evenDivider",
+            "sourceHz": 200000000,
+            "sourceMinHz": 200000000,
+            "minDivider": 2,
+            "maxDivider": 65534,
+            "note": "RP1's SPI is a Synopsys DesignWare SSI clocked from RP1's own 200 MHz clk_sys, not the VPU core clock, so it does not move with CPU load; spi-dw rounds the divider up to even"
+          },
+          "pio": {
+            "device": "/dev/leds0",
+            "overlay": "dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>",
+            "bytesPerLED": 4
+          },
+          "quirks": [
+            {
+              "summary": "Kernel 6.6.45 renumbered the GPIO chips: the header moved from gpiochip4 to gpiochip0, breaking code that opens a chip by number.",
+              "fix": "find the chip by its label `pinctrl-rp1` (gpiodetect and libgpiod read it with the GPIO_GET_CHIPINFO ioctl), never by number"
+            },
+            {
+              "summary": "The PIO driver (/dev/ledsN) times WS2812 bits in hardware and is the better output on a Pi 5; SPI still works.",
+              "fix": "add `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` to /boot/firmware/config.txt, reboot, and use the /dev/leds0 output"
+            },
+            {
+              "summary": "The ws2812-pio driver writes at the file position and gamma-corrects every channel (brightness 1–255; brightness 0 passes values through only on kernels after 6.12.55 and blanks the strip on older ones).",
+              "fix": "use `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` with the default brightness; ledring writes every frame at offset 0 and sends levels through the inverse of the kernel's gamma"
+            },
+            {
+              "summary": "/dev/ledsN is root:root 0600 on Raspberry Pi OS: no udev rule covers the class ws2812-pio-rp1.",
+              "fix": "run `sudo tools/setup-pi.sh` (installs `SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`) and add the user to `gpio`"
+            },
+            {
+              "summary": "MOSI can idle high between transfers, so the first LED may read a phantom 1 bit.",
+              "fix": "the WS2812 SPI encoder sends leading zero bytes; a 10 kΩ pull-down on MOSI also helps"
+            }
+          ],
+          "sources": [
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/rp1.dtsi (RP1_CLK_SYS assigned 200 MHz)",
+            "Linux drivers/spi/spi-dw-core.c: clk_div = (DIV_ROUND_UP(max_freq, speed) + 1) & 0xfffe",
+            "raspberrypi/linux arch/arm/boot/dts/overlays/ws2812-pio-overlay.dts (parameters brightness, dev_name, gpio, num_leds, rgbw)",
+            "raspberrypi/linux drivers/misc/ws2812-pio-rp1.c (4 bytes per LED, file position, gamma, one-byte brightness write)",
+            "raspberrypi/linux drivers/pinctrl/pinctrl-rp1.c (GPIO chip label pinctrl-rp1)",
+            "raspberrypi/linux arch/arm64/boot/dts/broadcom/bcm2712-rpi-500.dts (includes bcm2712d0-rpi-5-b.dts; compatible raspberrypi,500, brcm,bcm2712; model Raspberry Pi 500)"
+          ],
+          "unverified": [
+            "spidev node name /dev/spidev0.0 with dtparam=spi=on on a Pi 5 is assumed to match earlier Pis",
+            "configFilters [\"pi5\"]: [pi5] (5, 500, CM5) is in conditional.adoc's current revision as quoted elsewhere; the stored copy of the doc read for this (commit 010d815) has no Pi 5 filters, nor [pi500]"
           ]
         }
 

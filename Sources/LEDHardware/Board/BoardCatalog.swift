@@ -78,16 +78,16 @@ public struct BoardCatalog: Sendable {
         return try checkedUnique(BoardCatalog(boards: boards), origin: "the built-in boards")
     }
 
-    /// Two files claiming one id or one compatible string would make detection ambiguous.
+    /// Two files claiming one id, one compatible string or one SoC string would make detection ambiguous.
     private static func checkedUnique(_ catalog: BoardCatalog, origin: String) throws(HardwareError) -> BoardCatalog {
         var owners: [String: String] = [:]
         for board in catalog.boards {
-            for key in ["id:" + board.id] + board.match.compatible.map({ "compatible:" + $0 }) {
+            for key in ["id:" + board.id] + board.match.compatible.map({ "compatible:" + $0 }) + board.match.soc.map({ "soc:" + $0 }) {
                 if let other = owners[key] {
                     throw HardwareError(
                         kind: .invalidConfiguration,
                         message: "\(origin): boards \(other) and \(board.id) both claim \(key)",
-                        fix: "keep each id and compatible string in exactly one board file")
+                        fix: "keep each id, compatible string and SoC string in exactly one board file")
                 }
                 owners[key] = board.id
             }

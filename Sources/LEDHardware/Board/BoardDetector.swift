@@ -47,7 +47,7 @@ public struct BoardDetector: Sendable {
     }
 
     /// The board the machine is, or nil: compatible strings first (most specific first), then
-    /// the longest matching model prefix.
+    /// the longest matching model prefix, then a generic file for the SoC (`Board.isGeneric`).
     public func detect() -> Detection? {
         detect(identity())
     }
@@ -59,14 +59,22 @@ public struct BoardDetector: Sendable {
                 return Detection(board: board, evidence: "compatible \"\(entry)\"")
             }
         }
-        guard let model = identity.model else { return nil }
-        var best: (board: Board, prefix: String)?
-        for board in catalog.boards {
-            for prefix in board.match.modelPrefixes where model.hasPrefix(prefix) {
-                if prefix.count > (best?.prefix.count ?? -1) { best = (board, prefix) }
+        if let model = identity.model {
+            var best: (board: Board, prefix: String)?
+            for board in catalog.boards {
+                for prefix in board.match.modelPrefixes where model.hasPrefix(prefix) {
+                    if prefix.count > (best?.prefix.count ?? -1) { best = (board, prefix) }
+                }
+            }
+            if let best { return Detection(board: best.board, evidence: "model \"\(model)\"") }
+        }
+        // No board file: the SoC-wide strings (listed after the board's own) still name the SPI controller.
+        for entry in identity.compatible {
+            if let board = catalog.boards.first(where: { $0.match.soc.contains(entry) }) {
+                return Detection(board: board, evidence: "SoC compatible \"\(entry)\"")
             }
         }
-        return best.map { Detection(board: $0.board, evidence: "model \"\(model)\"") }
+        return nil
     }
 }
 

@@ -65,14 +65,23 @@ public enum Doctor {
     // MARK: - Checks
 
     static func boardCheck(_ detection: BoardDetector.Detection?, root: String, system: RetryingSystemCalls) -> DoctorCheck {
+        func model() -> String? { BoardDetector(catalog: BoardCatalog(boards: []), root: root, system: system).identity().model }
+        if let detection, detection.board.isGeneric {
+            // Passed with a note: the SPI checks can run, but the doctor says what it could not know.
+            let board = detection.board
+            let unknown = board.unverified.isEmpty ? "" : "; not known: " + board.unverified.joined(separator: "; ")
+            return DoctorCheck(
+                name: "board", passed: true,
+                detail: "unknown board \"\(model() ?? "without a model")\" (\(detection.evidence)); using the generic facts for "
+                    + "\(board.displayName): SPI clock rule \(board.spiClock.rule.rawValue) — \(board.spiClock.note)\(unknown)")
+        }
         if let detection {
             return DoctorCheck(
                 name: "board", passed: true, detail: "\(detection.board.displayName) (\(detection.evidence))")
         }
-        let model = BoardDetector(catalog: BoardCatalog(boards: []), root: root, system: system).identity().model
         return DoctorCheck(
             name: "board", passed: false,
-            detail: model.map { "no board file matches model \"\($0)\"" } ?? "no device tree found (not a single-board computer?)",
+            detail: model().map { "no board file matches model \"\($0)\"" } ?? "no device tree found (not a single-board computer?)",
             fix: "add a board file to boards/ as boards/README.md describes, or run on the board itself")
     }
 
