@@ -93,14 +93,17 @@ fi
 # documentation, config_txt/conditional.adoc). So a setting counts only where it is outside every
 # filter and no later line sets the key; otherwise it is added under [all] at the end.
 
+# The awk rules every reading below starts with: `line` is the line without its comment,
+# `header` whether it is a section header, `all` whether no filter is in force after it.
+sections='BEGIN { all = 1 }
+    { line = $0; sub(/#.*/, "", line); header = line ~ /^[[:space:]]*\[/
+      if (header) { name = line; gsub(/[[:space:]]/, "", name); all = (name == "[all]") } }'
+
 # The last line setting KEY: "all VALUE" when it is outside every filter, "filtered VALUE" when
 # it is under one; nothing when no line sets it.
 last_setting() {
-    awk -v key="$1" '
-        BEGIN { all = 1 }
-        { line = $0; sub(/#.*/, "", line) }
-        line ~ /^[[:space:]]*\[/ { gsub(/[[:space:]]/, "", line); all = (line == "[all]"); next }
-        index(line, key "=") && line ~ ("^[[:space:]]*" key "=") {
+    awk -v key="$1" "$sections"'
+        !header && line ~ ("^[[:space:]]*" key "=") {
             value = substr(line, index(line, key "=") + length(key) + 1); gsub(/[[:space:]]/, "", value)
             last = (all ? "all " : "filtered ") value
         }
@@ -109,9 +112,7 @@ last_setting() {
 
 # Whether the file ends outside every filter (so a line appended there applies on every model).
 ends_unfiltered() {
-    awk 'BEGIN { all = 1 } { line = $0; sub(/#.*/, "", line) }
-        line ~ /^[[:space:]]*\[/ { gsub(/[[:space:]]/, "", line); all = (line == "[all]") }
-        END { exit all ? 0 : 1 }' "$config_txt"
+    awk "$sections"' END { exit all ? 0 : 1 }' "$config_txt"
 }
 
 # KEY=VALUE in config.txt for every model: left alone when already so, changed in place when its
@@ -123,10 +124,8 @@ set_config() {
         say "ok: $key=$value already in $config_txt"
     elif [ "${last%% *}" = all ]; then
         change "$config_txt: $key=${last#all } -> $key=$value"
-        [ "$dry" -eq 1 ] || awk -v key="$key" -v value="$value" '
-            BEGIN { all = 1 }
-            { line = $0; sub(/#.*/, "", line) }
-            line ~ /^[[:space:]]*\[/ { gsub(/[[:space:]]/, "", line); all = (line == "[all]"); print; next }
+        [ "$dry" -eq 1 ] || awk -v key="$key" -v value="$value" "$sections"'
+            header { print; next }
             all && line ~ ("^[[:space:]]*" key "=") { print key "=" value; next }
             { print }' "$config_txt" > "$config_txt.ledring-new" && mv "$config_txt.ledring-new" "$config_txt"
         reboot_needed=1
