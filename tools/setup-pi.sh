@@ -48,6 +48,7 @@ pi_arch() {
     case "$(uname -m)" in
     aarch64|arm64) if [ "$(getconf LONG_BIT 2>/dev/null)" = 32 ]; then echo armv6; else echo aarch64; fi ;;
     arm*) echo armv6 ;;
+    x86_64) echo host ;;   # tools/embedded-build.sh's name for the x86-64 build
     *) uname -m ;;
     esac
 }
