@@ -104,6 +104,19 @@ import Testing
         #expect(error?.fix.contains("`gpio` group") == true)
     }
 
+    /// EPERM on a chip is the device cgroup (systemd's DeviceAllow=), where the group cannot help.
+    @Test func aDevicePolicyRefusalNamesTheUnitsDeviceAllow() throws {
+        let fake = makeFake()
+        fake.failNextRequest = .notPermitted
+        let error = #expect(throws: HardwareError.self) {
+            try GPIOClockedTransport(lines: fake, chipLabels: [Self.chip], data: .offset(10), clock: .offset(11))
+        }
+        #expect(error?.kind == .permissionDenied)
+        #expect(error?.exitCode == 77)
+        #expect(error?.fix.contains("DeviceAllow=char-gpiochip rw") == true)
+        #expect(error?.fix.contains("usermod") == false)
+    }
+
     @Test func badLinesAreConfigurationErrors() throws {
         let fake = makeFake()
         let outOfRange = #expect(throws: HardwareError.self) {

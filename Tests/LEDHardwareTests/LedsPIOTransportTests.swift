@@ -168,6 +168,7 @@ import Testing
     @Test(arguments: [
         (Errno.noSuchFileOrDirectory, HardwareErrorKind.notFound, "dtoverlay=ws2812-pio"),
         (Errno.permissionDenied, .permissionDenied, "GROUP=\"gpio\""),
+        (Errno.notPermitted, .permissionDenied, "DeviceAllow=char-ws2812-pio-rp1 rw"),
         (Errno.busy, .busy, "another program"),
         (Errno.ioError, .io, "Input/output error"),
     ])

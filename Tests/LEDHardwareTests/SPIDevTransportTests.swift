@@ -129,7 +129,8 @@ import Testing
     @Test(arguments: [
         (Errno.noSuchFileOrDirectory, HardwareErrorKind.notFound, "dtparam=spi=on", Int32(69)),
         (Errno.permissionDenied, .permissionDenied, "usermod -aG spi", 77),
-        (Errno.notPermitted, .permissionDenied, "usermod -aG spi", 77),
+        // EPERM is a device policy (systemd's DeviceAllow=), not the node's group.
+        (Errno.notPermitted, .permissionDenied, "DeviceAllow=char-spi rw", 77),
         (Errno.busy, .busy, "another program", 69),
         (Errno.ioError, .io, "Input/output error", 74),
     ])

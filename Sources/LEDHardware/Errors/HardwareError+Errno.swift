@@ -45,11 +45,17 @@ extension HardwareError {
                 message: "\(operation) \(device) failed: \(errno)",
                 fix: "enable SPI: add `dtparam=spi=on` to /boot/firmware/config.txt (or the board's SPI overlay) and reboot",
                 errno: errno)
-        case .permissionDenied, .notPermitted:
+        case .permissionDenied:
             return HardwareError(
                 kind: .permissionDenied,
                 message: "\(operation) \(device) failed: \(errno)",
                 fix: "add the user to the `spi` group: `sudo usermod -aG spi $USER`, then log out and in again",
+                errno: errno)
+        case .notPermitted:
+            return HardwareError(
+                kind: .permissionDenied,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: devicePolicyFix(device, allow: "char-spi"),
                 errno: errno)
         case .messageTooLong:
             return HardwareError(
@@ -102,11 +108,17 @@ extension HardwareError {
                 message: "\(operation) \(device) failed: \(errno)",
                 fix: "add `dtoverlay=ws2812-pio,gpio=<pin>,num_leds=<count>` to /boot/firmware/config.txt and reboot (Pi 5 only)",
                 errno: errno)
-        case .permissionDenied, .notPermitted:
+        case .permissionDenied:
             return HardwareError(
                 kind: .permissionDenied,
                 message: "\(operation) \(device) failed: \(errno)",
                 fix: ledsGroupFix(device),
+                errno: errno)
+        case .notPermitted:
+            return HardwareError(
+                kind: .permissionDenied,
+                message: "\(operation) \(device) failed: \(errno)",
+                fix: devicePolicyFix(device, allow: "char-ws2812-pio-rp1"),
                 errno: errno)
         case .busy:
             return HardwareError(
@@ -119,12 +131,23 @@ extension HardwareError {
         }
     }
 
+    /// The fix for a device node refused with `EPERM`: not its mode bits (those give `EACCES`,
+    /// `generic_permission` in fs/namei.c) but a device policy, the cgroup device program that
+    /// systemd's `DevicePolicy=`/`DeviceAllow=` and container runtimes install
+    /// (`devcgroup_check_permission` in include/linux/device_cgroup.h returns `-EPERM`).
+    /// `allow` is the unit's entry for it: `char-` and the driver's name in /proc/devices.
+    public static func devicePolicyFix(_ device: String, allow: String) -> String {
+        "a device policy refuses \(device) (EPERM, not a file permission): under systemd the unit needs "
+            + "`DeviceAllow=\(allow) rw` (the driver's name in /proc/devices, as the package's ledring.service has; "
+            + "`systemctl cat ledring` shows what yours says); in a container, pass the device in"
+    }
+
     /// The fix for a `/dev/ledsN` this user may not open: Raspberry Pi OS has no udev rule for the
     /// class `ws2812-pio-rp1` (`99-com.rules` has none; `60-piolib.rules` matches `*-pio` only), so
     /// the node is root:root 0600.
     static func ledsGroupFix(_ device: String) -> String {
-        "\(device) is root-only on Raspberry Pi OS: run `sudo tools/setup-pi.sh`, which installs "
-            + "/etc/udev/rules.d/60-ledring-ws2812-pio.rules (`SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`), "
+        "\(device) is root-only on Raspberry Pi OS: install the ledring package or run `sudo tools/setup-pi.sh`, "
+            + "either of which installs 60-ledring-ws2812-pio.rules (`SUBSYSTEM==\"ws2812-pio-rp1\", GROUP=\"gpio\", MODE=\"0660\"`), "
             + "add the user to `gpio` (`sudo usermod -aG gpio $USER`), then reboot"
     }
 

@@ -12,10 +12,14 @@ extension HardwareError {
     ) -> HardwareError {
         let subject = line.map { "\($0) on \(chip)" } ?? chip
         switch errno {
-        case .permissionDenied, .notPermitted:
+        case .permissionDenied:
             return HardwareError(
                 kind: .permissionDenied, message: "\(operation) \(subject) failed: \(errno)",
                 fix: gpioGroupFix, errno: errno)
+        case .notPermitted:
+            return HardwareError(
+                kind: .permissionDenied, message: "\(operation) \(subject) failed: \(errno)",
+                fix: devicePolicyFix(chip, allow: "char-gpiochip"), errno: errno)
         case .busy:
             let holder = consumer.map { $0.isEmpty ? "" : " (held by \"\($0)\")" } ?? ""
             return HardwareError(
