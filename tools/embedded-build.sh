@@ -142,7 +142,7 @@ for arch in "${arches[@]}"; do
         -o "$out/ledring.unstripped" \
         "${objects[@]}" "$out/obj/runtime.o" "$libgpiod" -lm \
         "$usr/lib/swift/embedded/$target/libswiftUnicodeDataTables.a"
-    "$strip" -o "$out/ledring" "$out/ledring.unstripped"
+    "$strip" --remove-section=.comment -o "$out/ledring" "$out/ledring.unstripped"
 
     if [ "$arch" = host ]; then
         # Embedded Swift 6.3 silently compiles a few things it cannot do (a call from another module

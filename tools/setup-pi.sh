@@ -21,10 +21,25 @@
 #   --user NAME    who may use the control socket (default: $SUDO_USER)
 #   --dry-run      print what would change, change nothing
 #   --root DIR     operate on a copy of a root file system (for testing); skips users and systemctl
+#
+# The ledring package installs this as /usr/sbin/ledring-setup (tools/package.sh sets packaged=1):
+# the package has already put the binary, the unit, the udev rule, the config and the users in
+# place, so it does the rest (boot settings, clocks, the network drop-in, the socket's group) and
+# needs no --binary.
 set -euo pipefail
 
-here="$(cd "$(dirname "$0")/.." && pwd)"
-binary=""
+packaged=0
+if [ "$packaged" -eq 1 ]; then
+    here=/usr/share/ledring
+    binary=/usr/bin/ledring
+    dropin_source="$here/network.conf"
+    name=ledring-setup
+else
+    here="$(cd "$(dirname "$0")/.." && pwd)"
+    binary=""
+    dropin_source="$here/tools/ledring.service.d/network.conf"
+    name=setup-pi.sh
+fi
 config="$here/examples/minimal.json"
 user="${SUDO_USER:-}"
 dry=0
@@ -37,10 +52,14 @@ while [ $# -gt 0 ]; do
         --user) user="$2"; shift 2 ;;
         --dry-run) dry=1; shift ;;
         --root) root="${2%/}"; shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
-        *) echo "setup-pi.sh: unknown option $1; see --help" >&2; exit 64 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        *) echo "$name: unknown option $1; see --help" >&2; exit 64 ;;
     esac
 done
+if [ "$packaged" -eq 1 ] && { [ "$binary" != /usr/bin/ledring ] || [ "$config" != "$here/examples/minimal.json" ]; }; then
+    echo "$name: --binary and --config are for tools/setup-pi.sh from the sources; the package has installed /usr/bin/ledring and /etc/ledring/config.json (edit that file)" >&2
+    exit 64
+fi
 
 # The static build for this system, by the userland's word size (a 64-bit kernel may run a
 # 32-bit Raspberry Pi OS, which needs the armv6 binary).
@@ -54,22 +73,22 @@ pi_arch() {
 }
 
 if [ -z "$root" ] && [ "$(id -u)" -ne 0 ] && [ "$dry" -eq 0 ]; then
-    echo "setup-pi.sh: run as root (sudo $0 $*), or with --dry-run to see what it would change" >&2
+    echo "$name: run as root (sudo $0 $*), or with --dry-run to see what it would change" >&2
     exit 77
 fi
 if [ -z "$binary" ]; then
-    echo "setup-pi.sh: no ledring binary to install, so nothing was changed; pass --binary PATH: your build on a 64-bit Pi OS (\`swift build -c release --static-swift-stdlib\`, then --binary .build/release/ledring) or a static one from tools/embedded-build.sh (.build/embedded/$(pi_arch)/ledring for this system)" >&2
+    echo "$name: no ledring binary to install, so nothing was changed; pass --binary PATH: your build on a 64-bit Pi OS (\`swift build -c release --static-swift-stdlib\`, then --binary .build/release/ledring) or a static one from tools/embedded-build.sh (.build/embedded/$(pi_arch)/ledring for this system)" >&2
     exit 69
 fi
 if [ ! -f "$binary" ]; then
-    echo "setup-pi.sh: no file $binary" >&2
+    echo "$name: no file $binary" >&2
     exit 66
 fi
 
 # A binary for another CPU installs fine and then fails in systemd with "Exec format error";
 # on the machine itself (not with --root) it is tried first.
 if [ -n "$binary" ] && [ -z "$root" ] && ! "$binary" --version >/dev/null 2>&1; then
-    echo "setup-pi.sh: $binary does not run here (another CPU?); this system needs the $(pi_arch) build, see README \"Running it on a Pi\"" >&2
+    echo "$name: $binary does not run here (another CPU?); this system needs the $(pi_arch) build, see README \"Running it on a Pi\"" >&2
     exit 65
 fi
 
@@ -85,7 +104,7 @@ boot="$root/boot/firmware"
 config_txt="$boot/config.txt"
 cmdline_txt="$boot/cmdline.txt"
 if [ ! -f "$config_txt" ]; then
-    echo "setup-pi.sh: no config.txt in $root/boot/firmware or $root/boot; is this Raspberry Pi OS?" >&2
+    echo "$name: no config.txt in $root/boot/firmware or $root/boot; is this Raspberry Pi OS?" >&2
     exit 69
 fi
 
@@ -178,8 +197,11 @@ fi
 
 # 4. /dev/ledsN: Raspberry Pi OS has no udev rule for the class ws2812-pio-rp1, so the node is
 #    root:root 0600; this rule gives it to group gpio (harmless where there is no such device).
+#    The package ships it in /usr/lib/udev/rules.d itself.
 rule="$root/etc/udev/rules.d/60-ledring-ws2812-pio.rules"
-if [ -f "$rule" ] && cmp -s "$here/tools/60-ledring-ws2812-pio.rules" "$rule"; then
+if [ "$packaged" -eq 1 ]; then
+    say "ok: the udev rule for /dev/ledsN comes with the package"
+elif [ -f "$rule" ] && cmp -s "$here/tools/60-ledring-ws2812-pio.rules" "$rule"; then
     say "ok: $rule is up to date"
 else
     change "install $rule (/dev/ledsN of the Pi 5 ws2812-pio overlay for group gpio)"
@@ -188,18 +210,20 @@ else
     system udevadm trigger --subsystem-match=ws2812-pio-rp1
 fi
 
-# 5. Users and groups.
+# 5. Users and groups (the package makes them with sysusers.d; the socket's group is added here).
 if [ -z "$root" ]; then
-    for group in spi gpio ledring; do
+    [ "$packaged" -eq 1 ] || for group in spi gpio ledring; do
         if getent group "$group" >/dev/null; then say "ok: group $group exists"; else change "add group $group"; run groupadd --system "$group"; fi
     done
-    if id ledring >/dev/null 2>&1; then
+    if [ "$packaged" -eq 1 ]; then
+        say "ok: user ledring and groups spi, gpio, ledring come with the package"
+    elif id ledring >/dev/null 2>&1; then
         say "ok: user ledring exists"
     else
         change "add system user ledring (no login, no home)"
         run useradd --system --gid ledring --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin ledring
     fi
-    for group in spi gpio; do
+    [ "$packaged" -eq 1 ] || for group in spi gpio; do
         if id -nG ledring 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
             say "ok: ledring is in group $group"
         else
@@ -218,8 +242,10 @@ else
     say "  (skipped with --root: users spi/gpio/ledring)"
 fi
 
-# 6. Files.
-if cmp -s "$binary" "$root/usr/local/bin/ledring"; then
+# 6. Files (the package's own: binary, config and unit are dpkg's to install and upgrade).
+if [ "$packaged" -eq 1 ]; then
+    say "ok: /usr/bin/ledring, /etc/ledring/config.json and the unit come with the package"
+elif cmp -s "$binary" "$root/usr/local/bin/ledring"; then
     say "ok: $root/usr/local/bin/ledring is $binary"
 else
     change "install $binary as $root/usr/local/bin/ledring"
@@ -227,14 +253,16 @@ else
 fi
 if [ -f "$root/etc/ledring/config.json" ]; then
     say "ok: $root/etc/ledring/config.json exists (kept)"
-else
+elif [ "$packaged" -eq 0 ]; then
     change "install $config as $root/etc/ledring/config.json (edit it, then \`ledring check-config\`)"
     run install -D -m 0644 "$config" "$root/etc/ledring/config.json"
 fi
 # The unit runs /usr/bin/ledring (where a package puts it); a binary installed here is in /usr/local.
 unit="$root/etc/systemd/system/ledring.service"
-unit_text=$(sed 's#^ExecStart=/usr/bin/ledring #ExecStart=/usr/local/bin/ledring #' "$here/tools/ledring.service")
-if [ -f "$unit" ] && [ "$(cat "$unit")" = "$unit_text" ]; then
+[ "$packaged" -eq 1 ] || unit_text=$(sed 's#^ExecStart=/usr/bin/ledring #ExecStart=/usr/local/bin/ledring #' "$here/tools/ledring.service")
+if [ "$packaged" -eq 1 ]; then
+    :
+elif [ -f "$unit" ] && [ "$(cat "$unit")" = "$unit_text" ]; then
     say "ok: $unit is up to date"
 else
     change "install $unit"
@@ -246,11 +274,11 @@ fi
 dropin="$root/etc/systemd/system/ledring.service.d/network.conf"
 if grep -Eq '"(http|mqtt|command)"[[:space:]]*:' "$root/etc/ledring/config.json" 2>/dev/null \
     || { [ "$dry" -eq 1 ] && [ ! -f "$root/etc/ledring/config.json" ] && grep -Eq '"(http|mqtt|command)"[[:space:]]*:' "$config"; }; then
-    if [ -f "$dropin" ] && cmp -s "$here/tools/ledring.service.d/network.conf" "$dropin"; then
+    if [ -f "$dropin" ] && cmp -s "$dropin_source" "$dropin"; then
         say "ok: $dropin is up to date"
     else
         change "install $dropin (the config has http, mqtt or a command source, which need the network)"
-        run install -D -m 0644 "$here/tools/ledring.service.d/network.conf" "$dropin"
+        run install -D -m 0644 "$dropin_source" "$dropin"
         system systemctl daemon-reload
     fi
 elif [ -f "$dropin" ]; then
