@@ -10,7 +10,9 @@
 # usage: tools/spi-capture-test.sh [PROBE]   (default: .build/debug/gpio-sim-probe; `swift build` first)
 # env:   LEDRING_QEMU_CACHE  downloads and builds (default /var/cache/ledring-qemu)
 #        LEDRING_QEMU_INSTALL=1  apt-get install missing packages (CI does this as root)
-#        LEDRING_SPI_CAPTURE_BOOTS  which boots to run (default "main bufsiz")
+#        LEDRING_SPI_CAPTURE_BOOTS  which boots to run (default "main bufsiz"; "systemd" runs
+#                                   tools/ledring.service under systemd, tools/systemd-unit-guest.sh)
+#        LEDRING_SERVICE_BINARY     its ledring (default .build/embedded/host/ledring)
 #        LEDRING_SPI_CAPTURE_ONLY   debugging: run only these guest sections (oneshot,daemon,doctor)
 # Exit 0 only when every check in every boot passed; anything else (QEMU missing, a hang, a
 # panic, a failed check) is a failure with the reason on stderr; it never reports a pass it did
@@ -43,9 +45,26 @@ fi
 
 # The boot's name comes from the kernel command line (ledring_boot=).
 mkdir -p spi-capture
+# The boot "systemd" runs tools/ledring.service under systemd as PID 1 (tools/systemd-unit-guest.sh)
+# with the static binary the packages carry; the init prepares an overlay of / and switches to it.
+service_binary=${LEDRING_SERVICE_BINARY:-$repo/.build/embedded/host/ledring}
+if [[ " ${boots[*]} " == *" systemd "* ]]; then
+    [ -x "$service_binary" ] || fail "no $service_binary for the boot \"systemd\"; build it with tools/embedded-build.sh host"
+    command -v systemd-sysusers >/dev/null && [ -x /lib/systemd/systemd ] ||
+        fail "the boot \"systemd\" needs systemd on this machine (apt-get install systemd)"
+fi
+# overlayfs, for that boot's writable root (the host has no insmod; the initramfs's busybox has).
+overlay_ko=$(find "$moddir" -name 'overlay.ko*' | head -1)
+[ -n "$overlay_ko" ] || fail "no overlay.ko in $moddir"
+case $overlay_ko in *.xz) xz -dc "$overlay_ko" > "$work/overlay.ko"; overlay_ko="$work/overlay.ko" ;; esac
 qemu_make_initramfs "$work/spi-capture" spi-guest \
-    "chroot /host /bin/bash \"$repo/tools/spi-capture-guest.sh\" \"$probe\" \"\$boot\"" \
-    "module-$source_sum/ledring_spi_capture.ko"
+    "if [ \"\$boot\" = systemd ]; then
+        chroot /host /bin/bash \"$repo/tools/systemd-unit-guest.sh\" prepare \"$service_binary\" \"$probe\" &&
+        exec switch_root /host/run/ov/root /lib/systemd/systemd
+    else
+        chroot /host /bin/bash \"$repo/tools/spi-capture-guest.sh\" \"$probe\" \"\$boot\"
+    fi" \
+    "module-$source_sum/ledring_spi_capture.ko" "$overlay_ko"
 
 failed=()
 for boot in "${boots[@]}"; do
@@ -54,11 +73,13 @@ for boot in "${boots[@]}"; do
         # Smaller than a 80-LED WS2812 frame, larger than the default 52-LED one, and not a
         # multiple of spidev's transfer alignment (8 bytes on x86-64).
         bufsiz) cmdline="spidev.bufsiz=1003" ;;
-        *) fail "unknown boot \"$boot\" (main or bufsiz)" ;;
+        # systemd reads its target from the kernel command line.
+        systemd) cmdline="systemd.unit=ledring-test.target" ;;
+        *) fail "unknown boot \"$boot\" (main, bufsiz or systemd)" ;;
     esac
     log="$work/spi-capture/serial-$boot.log"
     boot_started=$(date +%s)
-    qemu_boot "$work/spi-capture/initramfs.cpio.gz" "$log" 600 768 spi-guest \
+    qemu_boot "$work/spi-capture/initramfs.cpio.gz" "$log" 600 768 "spi-guest|systemd-guest" \
         "ledring_boot=$boot ledring_only=${LEDRING_SPI_CAPTURE_ONLY:-} $cmdline"
     took=$(( $(date +%s) - boot_started ))
     case $status in
