@@ -7,13 +7,26 @@ public struct Look: Sendable {
     public var gradient: Gradient?
     /// The animation on top.
     public var effect: Effect
+    /// What it lights: the whole ring (a status, seen whatever the value) or the value's fill.
+    public var fill: LookFill
 
     /// A look.
-    public init(name: String, gradient: Gradient? = nil, effect: Effect = .none) {
+    public init(name: String, gradient: Gradient? = nil, effect: Effect = .none, fill: LookFill = .ring) {
         self.name = name
         self.gradient = gradient
         self.effect = effect
+        self.fill = fill
     }
+}
+
+/// What a look lights. A look is a status by default ("failed", "passed", a notification's
+/// colour): it lights every LED of the ring in its colours, so it is seen on a ring at 0 % as on
+/// one at 70 %. A look that tints a progress instead says `"fill": "value"`.
+public enum LookFill: String, Hashable, Sendable, CaseIterable {
+    /// Every LED, in the gradient around the ring; no track, no head. A spinner stays a spinner.
+    case ring
+    /// The ring's value, drawn as without a look (track, fill, head), in the look's colours.
+    case value
 }
 
 /// How a ring is painted in one frame on top of its configured appearance: which look (an index
@@ -26,12 +39,16 @@ public struct RingPaint: Hashable, Sendable {
     public var since: Double
     /// The scale of the whole ring's light, 0 (dark) … 1, on top of the look's effect.
     public var level: Float
+    /// Whether the value is drawn even under a look that lights the whole ring: a notification
+    /// that brings its own value shows that value in its colours.
+    public var showsValue: Bool
 
     /// A paint.
-    public init(look: Int? = nil, since: Double = 0, level: Float = 1) {
+    public init(look: Int? = nil, since: Double = 0, level: Float = 1, showsValue: Bool = false) {
         self.look = look
         self.since = since
         self.level = level
+        self.showsValue = showsValue
     }
 
     /// The ring's own picture, no look.

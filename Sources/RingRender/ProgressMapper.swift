@@ -124,6 +124,18 @@ public struct ProgressMapper: Sendable {
         }
     }
 
+    /// Lights every one of `out.count` LEDs in the gradient, as a full ring (`wraps`) or bar
+    /// shows it, without track, head or shadow: a look that is a status (`LookFill.ring`).
+    @inlinable
+    public func drawWhole(into out: UnsafeMutableBufferPointer<LinearRGB>, wraps: Bool) {
+        let n = out.count
+        guard n > 0 else { return }
+        let nf = Float(n)
+        // The same positions the full fill gives them: around the circle, or end to end.
+        let scale: Float = wraps && appearance.gradient.span == .ring ? 1 / nf : 1 / Swift.max(nf - 1, 1)
+        for k in 0..<n { out[k] = appearance.gradient.color(at: Float(k) * scale) }
+    }
+
     /// Draws the indeterminate spinner with its tail at `tail` turns from 12 o'clock, on a circle
     /// of `out.count` LEDs: an arc of `appearance.spinner.arc` of the ring, start colour at the
     /// tail and end colour at the leading edge.

@@ -163,15 +163,18 @@ public struct Renderer: Sendable {
                     amount = choice.amount
                 }
             }
+            var whole = false
             if let look {
-                let effect = look < layout.looks.count ? layout.looks[look].effect : extraLooks[look - layout.looks.count].effect
-                level = effect.level(at: t - paint.since)
+                let chosen = look < layout.looks.count ? layout.looks[look] : extraLooks[look - layout.looks.count]
+                level = chosen.effect.level(at: t - paint.since)
+                // A status look lights the whole ring, whatever the value (a spinner spins on).
+                if chosen.fill == .ring, !paint.showsValue, case .progress = value { whole = true }
             }
             level *= Swift.max(0, Swift.min(1, paint.level))
             var offset = layout.offsets[index]
             for segment in ring.segments {
-                drawSegment(segment, of: ring.shape, value: value, mapper: mapper, blend: second, amount: amount,
-                            level: level, at: offset)
+                drawSegment(segment, of: ring.shape, value: value, whole: whole, mapper: mapper, blend: second,
+                            amount: amount, level: level, at: offset)
                 offset += segment.ledCount
             }
         }
@@ -219,11 +222,12 @@ public struct Renderer: Sendable {
         valueBuffer = values
     }
 
-    private mutating func drawSegment(_ segment: Segment, of shape: RingShape, value: RingValue,
+    private mutating func drawSegment(_ segment: Segment, of shape: RingShape, value: RingValue, whole: Bool = false,
                                       mapper: ProgressMapper, blend: ProgressMapper? = nil, amount: Float = 0,
                                       level: Float = 1, at offset: Int) {
         let n = segment.ledCount
         func draw(_ mapper: ProgressMapper, _ positions: UnsafeMutableBufferPointer<LinearRGB>) {
+            if whole { return mapper.drawWhole(into: positions, wraps: shape != .bar) }
             switch (value, shape) {
             case (.spinner(let tail), _): mapper.drawSpinner(tail: tail, into: positions)
             case (.progress(let p), .bar): mapper.drawBar(progress: p, into: positions)

@@ -67,6 +67,11 @@ import Testing
         #expect(daemon.waitUntil { last(daemon).map { $0[Self.move].allSatisfy(isRed) } == true },
                 "not all red: \(String(describing: last(daemon)?[Self.move].map(\.hex))) \(daemon.stderr)")
         #expect(eventually { (try? broker.retained("ledring/e2e/move/state"))?.contains(#""color_mode":"rgb""#) == true })
+        // A ring at 0 % turned ON in red is red on every LED, as Home Assistant shows it (it was
+        // the empty fill's near-black track).
+        try broker.publish("ledring/e2e/exercise/light", #"{"state":"ON","color":{"r":255,"g":0,"b":0}}"#)
+        #expect(daemon.waitUntil { last(daemon).map { $0[Self.exercise].allSatisfy(isRed) } == true },
+                "the idle ring is not all red: \(String(describing: last(daemon)?[Self.exercise].map(\.hex)))")
 
         try broker.publish("ledring/e2e/move/light", #"{"state":"OFF"}"#)
         #expect(daemon.waitUntil { last(daemon).map { $0[Self.move].allSatisfy { $0 == .black } } == true })
@@ -198,9 +203,11 @@ import Testing
         #expect(zip(fromFull, fromFull.dropFirst()).allSatisfy { $1 <= $0 + 1 }, "lit LEDs rose while draining: \(lits)")
         if let later = timerLeft(), let left { #expect(later < left, "time left went from \(left) to \(later)") }
         // At the end: empty, in the `passed` look, no time left, and the retained state says so.
+        // The look is a status, so the empty ring shows it on every LED (not a dark 0 %).
         #expect(daemon.waitUntil(timeout: 10) { (try? daemon.client(["get", "--json"]).stdout.contains(#""look":"passed""#)) == true })
         #expect(timerLeft() == nil)
-        #expect(daemon.waitUntil { Self.lit(last(), Self.exercise) == 0 })
+        #expect(daemon.waitUntil { Self.lit(last(), Self.exercise) == 16 }, "\(String(describing: last()))")
+        #expect(try daemon.client(["get", "--json"]).stdout.contains(#""name":"exercise","shown":0,"#))
         #expect(eventually { (try? broker.retained("ledring/e2e/exercise/state"))?.contains(#""look":"passed""#) == true })
     }
 

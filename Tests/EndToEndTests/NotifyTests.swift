@@ -36,6 +36,22 @@ import Testing
         #expect(frames.contains { $0[5].b > 100 && $0[5].r < 40 })
     }
 
+    /// On a ring at 0 %, a notification without a value is a status: every LED in its colour (it
+    /// was near black, the value's empty fill); with `--value` it shows that fill in its colour.
+    @Test func aNotificationWithoutAValueLightsTheWholeIdleRing() throws {
+        let daemon = try LookTests.start()
+        defer { daemon.cleanUp() }
+        _ = try Self.settledFrame(daemon)
+        func blue(_ c: RGB8) -> Bool { c.b > 100 && c.r < 40 && c.g < 40 }
+        #expect(try daemon.client(["notify", "move", "--color", "#0000ff", "--for", "3s"]).status == 0)
+        #expect(daemon.waitUntil(timeout: 5) { (try? daemon.frames().last).map { $0[0..<24].allSatisfy(blue) } == true },
+                "not every LED of the idle ring is blue: \(String(describing: try? daemon.frames().last))")
+        #expect(try daemon.client(["notify", "move", "--color", "#0000ff", "--value", "25%", "--for", "3s", "--priority", "1"]).status == 0)
+        #expect(daemon.waitUntil(timeout: 5) { (try? daemon.frames().last).map { f in
+            f[1..<5].allSatisfy(blue) && f[12..<24].allSatisfy { !blue($0) } } == true },
+                "a quarter of the ring blue: \(String(describing: try? daemon.frames().last))")
+    }
+
     @Test func higherPriorityFirstThenTheNextThenTheRing() throws {
         let daemon = try LookTests.start()
         defer { daemon.cleanUp() }

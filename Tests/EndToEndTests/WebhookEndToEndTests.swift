@@ -52,7 +52,9 @@ import Testing
                                        arguments: ["--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin", "--max-milliamps", "100000"])
         defer { daemon.cleanUp() }
         let port = try NetworkTests.httpPort(daemon)
-        _ = try daemon.client(["set", "move", "1", "stand", "1"])
+        // The rings stay at 0 %, as the README's build light leaves them: a look is a status and
+        // an alert without a value too, so each must light every LED of its ring even so.
+        #expect(daemon.waitUntil { (try? daemon.frames().last) != nil })
 
         let failed = Self.completed("failure")
         #expect(failed.utf8.count > 16 * 1024)

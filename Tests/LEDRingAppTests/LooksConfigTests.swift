@@ -9,7 +9,7 @@ import Testing
 
     static let good = ##"""
     {"looks": {"failed": {"gradient": "#ff2020", "effect": "pulse", "period": "1.5s"},
-               "passed": {"gradient": ["#20ff60", "#60ffa0"]}, "running": {"effect": "flash 2"}},
+               "passed": {"gradient": ["#20ff60", "#60ffa0"]}, "running": {"effect": "flash 2", "fill": "value"}},
      "rings": [{"name": "co2", "leds": 12, "range": [400, 2000], "laps": false,
                 "zones": [{"upTo": 800, "gradient": "#20ff60"}, {"upTo": 1200, "gradient": "#ffa020"}, {"gradient": "#ff2020"}]},
                {"name": "build", "leds": 16, "look": "running"}]}
@@ -25,6 +25,8 @@ import Testing
         #expect(config.layout.looks[0].effect == .pulse(period: 1.5) && config.layout.looks[0].gradient != nil)
         #expect(config.layout.looks[2].effect == .flash(count: 2, period: Effect.defaultFlashPeriod))
         #expect(config.layout.looks[2].gradient == nil)
+        // A look is a status over the whole ring unless it says it tints the value.
+        #expect(config.layout.looks.map(\.fill) == [.ring, .ring, .value])
     }
 
     @Test(arguments: [
@@ -45,6 +47,8 @@ import Testing
         (##"{"looks": {"default": {"gradient": "#ff0000"}}, "rings": [{"name": "a", "leds": 8}]}"##,
          "looks.default: a look's name must be letters, digits, - and _ (not default or none)"),
         (##"{"looks": {"x": {}}, "rings": [{"name": "a", "leds": 8}]}"##, "looks.x: gives neither a gradient nor an effect"),
+        (##"{"looks": {"x": {"effect": "pulse", "fill": "progress"}}, "rings": [{"name": "a", "leds": 8}]}"##,
+         "looks.x.fill: must be \"ring\" (every LED, seen whatever the value; the default) or \"value\" (only the value's fill), got \"progress\""),
         (##"{"looks": {"x": {"effect": "pulse"}}, "rings": [{"name": "a", "leds": 8, "look": "y"}]}"##,
          "rings[0].look: no look called \"y\"; the looks are x"),
     ])

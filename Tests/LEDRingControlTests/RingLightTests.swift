@@ -12,9 +12,11 @@ import Testing
         return layout
     }
 
-    /// The frame `controller` shows at `t`.
+    /// The frame `controller` shows at `t`, with no current limit (which would brighten the other
+    /// rings when one goes dark).
     static func frame(_ controller: Controller, layout: RingLayout, at t: Double) -> [[String]] {
         var renderer = Renderer(layout: layout)
+        renderer.limiter.maxMilliamps = 100_000
         renderer.setExtraLooks(controller.extraLooks)
         renderer.render(controller.values(renderer.values(for: controller.states, at: t), at: t),
                         paints: controller.paints(at: t), at: t, animating: false)

@@ -63,6 +63,43 @@ import Testing
         #expect(plain.b > 200 && plain.r == 0)
     }
 
+    /// A look is a status: on a ring at 0 % (or 30 %) every LED shows its colour, not the track.
+    /// `"fill": "value"` keeps the old tint of the value's fill; a paint that shows a value (a
+    /// notification with one) draws it; a spinner stays a spinner.
+    @Test func aStatusLookLightsTheWholeRingWhateverTheValue() throws {
+        let looks = [Look(name: "failed", gradient: Gradient(solid: Self.red)),
+                     Look(name: "tint", gradient: Gradient(solid: Self.red), fill: .value)]
+        var renderer = Renderer(layout: try Self.layout(looks: looks))
+        let red = SRGB.linear(Self.red)
+        func near(_ a: LinearRGB, _ b: LinearRGB) -> Bool { abs(a.r - b.r) + abs(a.g - b.g) + abs(a.b - b.b) < 0.01 }
+        for p in [0.0, 0.3, 1.0, 1.6] {
+            renderer.render([.progress(p)], paints: [RingPaint(look: 0)], at: 0, animating: false)
+            #expect(renderer.light.allSatisfy { near($0, red) }, "every LED red at \(p): \(renderer.light)")
+            #expect(renderer.frame.allSatisfy { $0.r > 200 && $0.b < 60 }, "at \(p): \(renderer.frame)")
+        }
+        // The tint at 0 %: the track (off here), nothing lit; at 30 %: the first LEDs only.
+        renderer.render([.progress(0)], paints: [RingPaint(look: 1)], at: 0, animating: false)
+        #expect(renderer.light.allSatisfy { $0.r + $0.g + $0.b == 0 })
+        renderer.render([.progress(0.3)], paints: [RingPaint(look: 1)], at: 0, animating: false)
+        #expect(renderer.light[1].r > 0.5 && renderer.light[8].r == 0)
+        // A paint that brings a value shows it, even in a status look.
+        renderer.render([.progress(0.3)], paints: [RingPaint(look: 0, showsValue: true)], at: 0, animating: false)
+        #expect(renderer.light[1].r > 0.5 && renderer.light[8].r == 0)
+        // The spinner spins on in the look's colour.
+        renderer.render([.spinner(tail: 0)], paints: [RingPaint(look: 0)], at: 0, animating: true)
+        #expect(renderer.light[1].r > 0.5 && renderer.light[8].r + renderer.light[8].g + renderer.light[8].b == 0)
+    }
+
+    @Test func aStatusLookFollowsTheGradientAroundTheRing() throws {
+        let two = Gradient(from: Self.red, to: Self.green)
+        var renderer = Renderer(layout: try Self.layout(looks: [Look(name: "running", gradient: two)]))
+        renderer.render([.progress(0)], paints: [RingPaint(look: 0)], at: 0, animating: false)
+        // From the start colour at 12 o'clock towards the end colour, no head lifted to white.
+        #expect(renderer.frame[0].r > 200 && renderer.frame[0].g < 60)
+        #expect(renderer.frame[11].g > 200 && renderer.frame[11].r < 120)
+        #expect(renderer.frame.allSatisfy { Int($0.r) + Int($0.g) + Int($0.b) < 600 }, "no LED lifted towards white")
+    }
+
     @Test func aZoneChangeRecoloursTheRing() throws {
         let zones = [ColorZone(upTo: 0.5, gradient: Gradient(solid: Self.green)),
                      ColorZone(upTo: 0.75, gradient: Gradient(solid: Self.orange)),

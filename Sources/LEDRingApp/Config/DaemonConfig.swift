@@ -131,7 +131,7 @@ struct DaemonConfig: Sendable {
     }
 
     /// `"looks": {"failed": {"gradient": "#ff2020", "effect": "pulse", "period": 1.5}, …}`,
-    /// shared by every ring.
+    /// shared by every ring; `"fill": "value"` for a look that colours the value, not the ring.
     static func readLooks(_ value: JSONValue?, at path: String, into reader: inout ConfigReader) -> [Look] {
         guard let value else { return [] }
         guard case .object(let members) = value else {
@@ -145,7 +145,7 @@ struct DaemonConfig: Sendable {
                 reader.report(lookPath, "a look's name must be letters, digits, - and _ (not default or none), got \"\(member.key)\"")
                 continue
             }
-            guard let m = reader.object(member.value, at: lookPath, known: ["gradient", "effect", "period"]) else { continue }
+            guard let m = reader.object(member.value, at: lookPath, known: ["gradient", "effect", "period", "fill"]) else { continue }
             let gradient = RingConfig.readGradient(m["gradient"], at: ConfigReader.join(lookPath, "gradient"), into: &reader)
             var period: Double?
             if let raw = m["period"] {
@@ -166,7 +166,17 @@ struct DaemonConfig: Sendable {
             if m["gradient"] == nil && m["effect"] == nil {
                 reader.report(lookPath, "gives neither a gradient nor an effect; add one, e.g. {\"gradient\": \"#ff2020\", \"effect\": \"pulse\"}")
             }
-            looks.append(Look(name: member.key, gradient: gradient, effect: effect))
+            // A look is a status and lights the whole ring unless it tints the value's fill.
+            var fill = LookFill.ring
+            if let text = reader.string(m["fill"], at: ConfigReader.join(lookPath, "fill")) {
+                if let chosen = LookFill(rawValue: text) {
+                    fill = chosen
+                } else {
+                    reader.report(ConfigReader.join(lookPath, "fill"),
+                                  "must be \"ring\" (every LED, seen whatever the value; the default) or \"value\" (only the value's fill), got \"\(text)\"")
+                }
+            }
+            looks.append(Look(name: member.key, gradient: gradient, effect: effect, fill: fill))
         }
         return looks
     }

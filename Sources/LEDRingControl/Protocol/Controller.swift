@@ -164,12 +164,16 @@ public struct Controller: Sendable {
             guard let active = notice(for: i, at: t) else {
                 return RingPaint(look: paintIndex(of: i, extras: extras), since: lookSince[i], level: level(of: i, at: t))
             }
+            // Without a value a notification is a status over the whole ring; with one, it shows it.
+            let showsValue = active.notice.value != nil
             if let look = active.notice.look {
                 let chosen = look == "default" ? (i < rings.count ? rings[i].look : nil) : look
-                return RingPaint(look: chosen.flatMap { name in looks.firstIndex { $0.name == name } }, since: active.since)
+                return RingPaint(look: chosen.flatMap { name in looks.firstIndex { $0.name == name } }, since: active.since,
+                                 showsValue: showsValue)
             }
             let name = active.notice.colorLookName
-            return RingPaint(look: extras.firstIndex { $0 == name }.map { looks.count + $0 }, since: active.since)
+            return RingPaint(look: extras.firstIndex { $0 == name }.map { looks.count + $0 }, since: active.since,
+                             showsValue: showsValue)
         }
     }
 
