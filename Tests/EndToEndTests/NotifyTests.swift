@@ -52,6 +52,20 @@ import Testing
                 "a quarter of the ring blue: \(String(describing: try? daemon.frames().last))")
     }
 
+    /// While a 24-hour timer paces the frames about 28 s apart (12 LEDs × 256 levels), a `set`
+    /// on another ring still reaches the wire within a frame or so, not at the timer's next step.
+    @Test func aRequestIsShownAtOnceWhileTheLongestTimerRuns() throws {
+        let daemon = try LookTests.start()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["timer", "co2", "24h"]).status == 0)
+        _ = try Self.settledFrame(daemon)
+        let sent = try daemon.frames().count
+        #expect(try daemon.client(["set", "move=0.5"]).status == 0)
+        func lit(_ f: [RGB8]) -> Int { f[0..<24].filter { Int($0.r) + Int($0.g) + Int($0.b) > 150 }.count }
+        #expect(daemon.waitUntil(timeout: 5) { (try? daemon.frames()).map { $0.count > sent && lit($0.last!) >= 11 } == true },
+                "the set did not reach the wire within 5 s: \(String(describing: try? daemon.frames().last.map(lit)))")
+    }
+
     @Test func higherPriorityFirstThenTheNextThenTheRing() throws {
         let daemon = try LookTests.start()
         defer { daemon.cleanUp() }

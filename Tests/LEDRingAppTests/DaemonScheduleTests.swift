@@ -45,6 +45,25 @@ import Testing
         #expect(schedule.nextFrame == nil)
     }
 
+    /// A request while a slow timer paces the frames (24 h over 12 LEDs × 256 levels: 28 s
+    /// apart) is shown one frame interval after the last frame, not at the timer's next step.
+    @Test func aRequestDuringASlowTimerIsShownWithinAFrame() {
+        var schedule = DaemonSchedule(fps: 30)
+        let pace = 86_400.0 / (12 * 256)
+        schedule.frameSent(at: 100, animating: true, dithering: false, spacing: pace)
+        #expect(schedule.nextFrame == 100 + pace)
+        schedule.wantFrame()
+        #expect(schedule.nextFrame == 100 + 1.0 / 30)
+        #expect(schedule.pollTimeout(now: 100.01) == 24)
+        // After that frame the timer paces them again.
+        schedule.frameSent(at: 100 + 1.0 / 30, animating: true, dithering: false, spacing: pace)
+        #expect(schedule.nextFrame == 100 + 1.0 / 30 + pace)
+        // The dither refresh's slower rate gives way to a request too.
+        schedule.frameSent(at: 200, animating: false, dithering: true)
+        schedule.wantFrame()
+        #expect(schedule.nextFrame == 200 + 1.0 / 30)
+    }
+
     /// A look without an effect is a still picture: the controller asks for no more frames, so
     /// the schedule has no deadline; a pulsing look keeps frames coming until it is switched off.
     @Test func aStillLookHasNoDeadlineAndAPulseHasOne() throws {

@@ -48,10 +48,11 @@ final class Daemon {
     var sources: SourcePoller
     /// The command sources' programs while they run.
     let commands: CommandRuns
-    /// Whether another frame is wanted.
+    /// Whether another frame is wanted; setting it asks for one within a frame interval
+    /// (`DaemonSchedule.wantFrame`).
     var needsFrame: Bool {
         get { schedule.needsFrame }
-        set { schedule.needsFrame = newValue }
+        set { if newValue { schedule.wantFrame() } else { schedule.needsFrame = false } }
     }
     /// Whether the values changed since the last save; setting it asks for a save.
     var stateDirty: Bool {

@@ -46,6 +46,15 @@ struct DaemonSchedule: Equatable, Sendable {
         return now >= next
     }
 
+    /// Asks for a frame because something changed (a request, a driver back, a button): it comes
+    /// one frame interval after the last, not a slow timer's or the dither refresh's spacing
+    /// later, so a `set` shows within a frame even while a 24-hour timer paces the frames.
+    mutating func wantFrame() {
+        needsFrame = true
+        spacing = 0
+        ditherRefreshing = false
+    }
+
     /// Records a frame sent at `now`; frames go on while `animating` (at most every `spacing`
     /// seconds apart) or `dithering`.
     mutating func frameSent(at now: Double, animating: Bool, dithering: Bool, spacing: Double = 0) {
