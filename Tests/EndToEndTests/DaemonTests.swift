@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import RingRender
 import Testing
+import LEDRingNet
 import LEDRingNetTesting
 
 /// End-to-end: `ledring run` on the APA102 dump driver with a temporary socket and state file,
@@ -440,5 +441,43 @@ import LEDRingNetTesting
         let good = try LedringProcess.run(["check-config", example])
         #expect(good.status == 0)
         #expect(good.stdout.contains("OK"))
+    }
+
+    /// The files a config names are read as `run` reads them at start: a config whose password
+    /// or secret files are missing is refused here with run's own messages, not passed as OK
+    /// for the service to exit 78 on.
+    @Test(.enabled(if: MQTTBridge.isAvailable && HTTPServer.isAvailable, "needs libmosquitto and libmicrohttpd"))
+    func checkConfigReadsTheFilesTheConfigNames() throws {
+        let directory = DaemonProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/files.json"
+        try """
+        {"rings": [{"name": "move", "leds": 24}],
+         "mqtt": {"host": "localhost", "username": "ledring", "passwordFile": "\(directory)/no-password",
+                  "tls": {"caFile": "\(directory)/no-ca.pem"}},
+         "http": {"tokenFile": "\(directory)/no-token",
+                  "webhooks": {"github": {"secretFile": "\(directory)", "ring": "move"}}}}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let checked = try LedringProcess.run(["check-config", file])
+        #expect(checked.status == 78, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stderr.contains("mqtt.passwordFile \(directory)/no-password: cannot be read"), "\(checked.stderr)")
+        #expect(checked.stderr.contains("mqtt.tls.caFile \(directory)/no-ca.pem"), "\(checked.stderr)")
+        #expect(checked.stderr.contains("\(directory)/no-token"), "\(checked.stderr)")
+        #expect(checked.stderr.contains("http.webhooks.github.secretFile"), "\(checked.stderr)")
+        #expect(!checked.stdout.contains("OK"))
+        // What run says about the first of them is what check-config said.
+        let run = try LedringProcess.run(["run", "--config", file, "--simulate", "--socket", directory + "/s.sock",
+                                          "--state", directory + "/state.json"])
+        #expect(run.status == 78)
+        let tokenLine = checked.stderr.split(separator: "\n").first { $0.contains("no-token") }
+            .flatMap { line in line.range(of: file + ": ").map { String(line[$0.upperBound...]) } }
+        #expect(tokenLine.map { run.stderr.contains($0) } == true, "run: \(run.stderr) check-config: \(checked.stderr)")
+        // With the files there, it passes.
+        for name in ["no-password", "no-token", "secret"] { try "s3cret\n".write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) }
+        try "-----BEGIN CERTIFICATE-----\n".write(toFile: "\(directory)/no-ca.pem", atomically: true, encoding: .utf8)
+        try String(contentsOfFile: file).replacingOccurrences(of: "\"secretFile\": \"\(directory)\"", with: "\"secretFile\": \"\(directory)/secret\"")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let fixed = try LedringProcess.run(["check-config", file])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 }

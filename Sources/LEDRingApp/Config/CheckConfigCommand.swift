@@ -13,6 +13,12 @@ enum CheckConfigCommand {
         } catch {
             throw error.commandError
         }
+        // The files the config names, read as `ledring run` reads them at start, so a missing
+        // password or secret file is found here and not by the service exiting 78.
+        let files = NetworkFrontEnds.fileProblems(http: config.http, mqtt: config.mqtt)
+        if !files.isEmpty {
+            throw CommandError(files.map { "\(file): \($0)" }.joined(separator: "\n"), code: .config)
+        }
         let rings = config.layout.rings.map { "\($0.name) (\($0.ledCount) LEDs)" }.joined(separator: ", ")
         return (.ok, "\(file): OK — \(config.layout.ledCount) LEDs: \(rings)\n")
     }

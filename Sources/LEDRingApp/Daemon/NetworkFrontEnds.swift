@@ -28,6 +28,12 @@ final class NetworkFrontEnds {
     /// The MQTT sources the running bridge was started with (its messages carry these indices).
     private var bridgeSources: [(index: Int, topic: String)] = []
 
+    /// What starting the front ends would refuse in the files the config names (token, secrets,
+    /// password, TLS), with the messages `ledring run` gives: `check-config` lists them.
+    static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
+        (http.map(HTTPServer.fileProblems) ?? []) + (mqtt.map(MQTTBridge.fileProblems) ?? [])
+    }
+
     /// Nothing running yet.
     init(remote: DaemonRemote) {
         self.remote = remote
@@ -227,6 +233,8 @@ final class NetworkFrontEnds {
     var wakeDescriptor: Int32? { nil }
 
     /// Nothing to start (the config reader refused the sections).
+    static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] { [] }
+
     func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {}
     /// Nothing to reload.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?, ringsChanged: Bool) {}

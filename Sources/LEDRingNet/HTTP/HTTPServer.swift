@@ -33,6 +33,18 @@ public final class HTTPServer: Sendable {
         #endif
     }
 
+    /// What starting a server with `settings` would refuse in the files it names (the token and
+    /// the webhooks' secrets), each with the message `init` gives; for `ledring check-config`.
+    public static func fileProblems(_ settings: HTTPSettings) -> [String] {
+        var found: [String] = []
+        if let path = settings.tokenFile {
+            do throws(SecretFile.Problem) { _ = try SecretFile.firstLine(path) } catch {
+                found.append(HTTPServerError.tokenFile(path: path, reason: error.reason).description)
+            }
+        }
+        return found + Webhooks.problems(settings.webhooks).map(\.description)
+    }
+
     /// A server for `control`; reads `settings.tokenFile` now so a bad file fails at start-up.
     public init(settings: HTTPSettings, control: any RingControl,
                 log: @escaping @Sendable (String) -> Void = { StandardError.write("ledring http: " + $0 + "\n") })

@@ -30,6 +30,18 @@ public struct Webhooks: Sendable {
         }
     }
 
+    /// What `init` would refuse in `settings`, every secret file at once (for check-config).
+    public static func problems(_ settings: WebhookSettings) -> [HTTPServerError] {
+        var found: [HTTPServerError] = []
+        if let g = settings.github {
+            do throws(HTTPServerError) { _ = try secret(g.secret, file: g.secretFile, setting: "http.webhooks.github.secretFile") } catch { found.append(error) }
+        }
+        if let a = settings.alertmanager {
+            do throws(HTTPServerError) { _ = try secret(a.token, file: a.tokenFile, setting: "http.webhooks.alertmanager.tokenFile") } catch { found.append(error) }
+        }
+        return found
+    }
+
     private static func secret(_ inline: String?, file: String?, setting: String) throws(HTTPServerError) -> String {
         if let inline { return inline }
         guard let file else { throw .secretFile(setting: setting, path: "", reason: "is not given") }
