@@ -71,7 +71,7 @@ enum VerbLine {
 
             """
         case "reset":
-            return "usage: ledring reset [--duration S] [--curve C] [--socket PATH] [--json]\nSets every ring to 0 (animated over \(Request.defaultResetDuration) s unless --duration says otherwise).\n"
+            return "usage: ledring reset [--duration S] [--curve C] [--socket PATH] [--json]\nSets every ring to 0 (animated over \(Request.defaultResetDuration) s, linear, unless --duration and --curve say otherwise; MQTT, HTTP, the page and a button reset the same way).\n"
         case "spin":
             return "usage: ledring spin RING… [--socket PATH] [--json]\nShows the indeterminate spinner on each RING until `ledring stop` or a new value.\n"
         case "stop":

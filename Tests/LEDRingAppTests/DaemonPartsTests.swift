@@ -264,7 +264,7 @@ import Testing
         #expect(try ClientCommand.parse(["power", "off", "build", "focus", "--duration", "2"]).0
                 == .light(rings: ["build", "focus"], on: false, duration: 2))
         #expect(try ClientCommand.parse(["power", "on", "build"]).0 == .light(rings: ["build"], on: true, duration: 0))
-        #expect(try ClientCommand.parse(["reset"]).0 == .reset(duration: 1, curve: .easeInOut))
+        #expect(try ClientCommand.parse(["reset"]).0 == .reset(duration: 1, curve: .linear))
         #expect(try ClientCommand.parse(["brightness", "50%"]).0 == .brightness(0.5))
     }
 

@@ -64,8 +64,14 @@ import Testing
         try control.submit(.power(true))
         try control.submit(.spin(rings: ["stand"]))
         try control.reset()
+        // Animated as every front end's reset: linear over a second, half way at half a second.
+        #expect(control.snapshot().rings.allSatisfy { $0.target == 0 && !$0.spinning })
+        control.advance(by: 0.5)
+        #expect(control.snapshot().ring(named: "move").map { abs($0.value - 0.35) < 0.01 } == true,
+                "\(String(describing: control.snapshot().ring(named: "move")?.value))")
+        control.advance(by: 0.5)
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 && $0.value == 0 && !$0.spinning })
-        #expect(control.commands.last == .resetAtOnce)
+        #expect(control.commands.last == .defaultReset)
     }
 
     @Test func observersHearEveryChangeUntilRemoved() throws {

@@ -48,7 +48,7 @@ import Testing
 
     @Test func everyPathTakesTheSameDurations() throws {
         #expect(try Request.parse("set move 0.5 duration 1m") == .set(values: [Update(ring: "move", value: 0.5)], duration: 60, curve: .easeInOut))
-        #expect(try Request.parse(#"{"verb":"reset","duration":"1m30s"}"#) == .reset(duration: 90, curve: .easeInOut))
+        #expect(try Request.parse(#"{"verb":"reset","duration":"1m30s"}"#) == .reset(duration: 90, curve: .linear))
         #expect(try SetCommand.parse(#"{"value":0.5,"duration":"2s"}"#).duration == 2)
         #expect(DurationText.format(5400) == "1h30m" && DurationText.format(90) == "1m30s" && DurationText.format(1.5) == "1.5s")
     }
@@ -59,13 +59,13 @@ import Testing
 
     @Test(arguments: [
         ("get", Request.get), ("status", .status), ("  get  \n", .get),
-        ("reset", .reset(duration: 1, curve: .easeInOut)), ("reset duration 0", .reset(duration: 0, curve: .easeInOut)),
+        ("reset", .reset(duration: 1, curve: .linear)), ("reset duration 0", .reset(duration: 0, curve: .linear)),
         ("spin stand", .spin(rings: ["stand"])), ("spin stand move", .spin(rings: ["stand", "move"])),
         ("stop", .stop(rings: [])), ("stop stand", .stop(rings: ["stand"])),
         ("brightness 0.5", .brightness(0.5)), ("brightness 25%", .brightness(0.25)),
         (#"{"verb":"get"}"#, .get), (#"{"verb":"spin","rings":["stand"]}"#, .spin(rings: ["stand"])),
         (#"{"verb":"spin","rings":"stand"}"#, .spin(rings: ["stand"])), (#"{"verb":"stop"}"#, .stop(rings: [])),
-        (#"{"verb":"brightness","value":0.5}"#, .brightness(0.5)), (#"{"verb":"reset","duration":2}"#, .reset(duration: 2, curve: .easeInOut)),
+        (#"{"verb":"brightness","value":0.5}"#, .brightness(0.5)), (#"{"verb":"reset","duration":2}"#, .reset(duration: 2, curve: .linear)),
         ("power off", .power(false)), ("power ON", .power(true)), (#"{"verb":"power","on":false}"#, .power(false)),
     ])
     func verbs(line: String, expected: Request) throws {

@@ -34,7 +34,7 @@ import Testing
             .set(["move": 0.5], duration: 1, curve: .spring),
             .set(values: [.init(ring: "stand", value: 0.8, percent: true)], duration: 0, curve: .easeInOut),
             .set(values: [.init(ring: "exercise", value: 1.2), .init(ring: "move", value: 0.1, percent: true)], duration: 0, curve: .easeInOut), .spin(rings: ["stand"]), .stop(rings: ["stand"]),
-            .brightness(0.25), .power(false), .resetAtOnce,
+            .brightness(0.25), .power(false), .defaultReset,
         ])
     }
 

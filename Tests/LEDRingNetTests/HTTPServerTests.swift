@@ -37,7 +37,7 @@ struct HTTPServerTests {
         #expect(try RingSnapshot(json: JSONValue.parse(set.body)).ring(named: "move")?.target == 0.75)
         let reset = try LoopbackHTTP.request(port: server.port, "POST", "/api/reset")
         #expect(reset.status == 200)
-        #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .resetAtOnce])
+        #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .defaultReset])
     }
 
     @Test func malformedJSONUnknownRingsWrongMethodsAndTraversal() throws {

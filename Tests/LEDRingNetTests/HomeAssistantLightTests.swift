@@ -76,7 +76,7 @@ import Testing
         let button = try DiscoveryCheck.decode(try #require(messages.first { $0.topic == "homeassistant/button/desk_reset/config" }).payload)
         #expect(button["command_topic"] as? String == "ledring/desk/reset")
         let press = try #require(button["payload_press"] as? String)
-        #expect(try Self.topics.requests(topic: "ledring/desk/reset", payload: Array(press.utf8)) == [.resetAtOnce])
+        #expect(try Self.topics.requests(topic: "ledring/desk/reset", payload: Array(press.utf8)) == [.defaultReset])
         #expect(button["unique_id"] as? String == "ledring_desk_reset")
     }
 

@@ -58,7 +58,7 @@ struct MQTTBridgeTests {
         #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.8 })
         #expect(try broker.retained("ledring/test/availability") == "online")
         try broker.publish("ledring/test/reset", "")
-        #expect(eventually { control.commands.last == .resetAtOnce })
+        #expect(eventually { control.commands.last == .defaultReset })
     }
 
     @Test func badPayloadsAreLoggedAndIgnored() throws {

@@ -49,7 +49,7 @@ import Testing
         #expect(try requests("ledring/desk/notify", "clear") == [.clearNotices])
         #expect(try requests("ledring/desk/notify", #"{"look":"failed","for":"30s"}"#) == [.notify(Notice(look: "failed", duration: 30))])
         #expect(try requests("ledring/all/move/set", #"{"value":1.2,"curve":"spring"}"#) == [.set(["move": 1.2], curve: .spring)])
-        #expect(try requests("ledring/desk/reset", "") == [.resetAtOnce])
+        #expect(try requests("ledring/desk/reset", "") == [.defaultReset])
         #expect(try requests("ledring/desk/spin", "stand") == [.spin(rings: ["stand"])])
         #expect(try requests("ledring/desk/brightness", "40%") == [.brightness(0.4)])
         #expect(try requests("ledring/desk/power", "OFF") == [.power(false)])

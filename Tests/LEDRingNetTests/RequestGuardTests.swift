@@ -39,7 +39,7 @@ import Testing
                       hosts: ["ledring.local"])?.status == 200)
         #expect(route("POST", "/api/power", "on", headers: ["Host": ["ledring.local"], "Origin": ["https://evil.example"]],
                       hosts: ["ledring.local"])?.status == 403)
-        #expect(control.commands == [.resetAtOnce, .power(false), .power(true)])
+        #expect(control.commands == [.defaultReset, .power(false), .power(true)])
     }
 
     @Test func hostMustNameThisServer() {

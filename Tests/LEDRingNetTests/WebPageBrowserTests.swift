@@ -57,7 +57,7 @@ struct WebPageBrowserTests {
 
         // Reset all.
         try browser.evaluate("document.getElementById('reset').click(); true")
-        #expect(eventually { control.commands.last == .resetAtOnce })
+        #expect(eventually { control.commands.last == .defaultReset })
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 })
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
     }
@@ -194,6 +194,6 @@ struct WebPageBrowserTests {
         try browser.open("http://localhost:\(server.port)/")
         #expect(eventually { (try? browser.evaluate("document.querySelectorAll('input[type=range]').length")) as? Int == 3 })
         try browser.evaluate("document.getElementById('reset').click(); true")
-        #expect(eventually { control.commands == [.resetAtOnce] })
+        #expect(eventually { control.commands == [.defaultReset] })
     }
 }

@@ -103,7 +103,7 @@ enum ClientCommand {
             request = .set(values: values, duration: duration ?? 0, curve: curve ?? .easeInOut)
         case "reset":
             try noWords(words, verb)
-            request = .reset(duration: duration ?? Request.defaultResetDuration, curve: curve ?? .easeInOut)
+            request = .reset(duration: duration ?? Request.defaultResetDuration, curve: curve ?? Request.defaultResetCurve)
         case "spin":
             guard !words.isEmpty else { throw .usage("spin: name the ring(s), e.g. ledring spin stand") }
             request = .spin(rings: words)

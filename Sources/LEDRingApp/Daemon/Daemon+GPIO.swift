@@ -83,7 +83,7 @@ extension Daemon {
 
     private func perform(_ action: GPIOConfig.ButtonAction, at now: Double) {
         switch action {
-        case .reset: apply(.reset(duration: Request.defaultResetDuration, curve: .easeInOut), at: now)
+        case .reset: apply(.defaultReset, at: now)
         case .power: setLights(!lightsOn, at: now, by: "the button")
         case .none: break
         }

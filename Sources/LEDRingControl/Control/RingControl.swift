@@ -24,8 +24,9 @@ public protocol RingControl: AnyObject, Sendable {
 }
 
 extension RingControl {
-    /// Every ring back to 0 at once, spinners stopped (`Request.resetAtOnce`, the network's reset).
+    /// Every ring back to 0 over `Request.defaultResetDuration` s, linear, spinners stopped
+    /// (`Request.defaultReset`, as every front end resets).
     public func reset() throws(RequestError) {
-        try submit(.resetAtOnce)
+        try submit(.defaultReset)
     }
 }

@@ -63,7 +63,7 @@ extension Request {
             let seconds = duration ?? 0
             return .set(values: values, duration: seconds, curve: curve)
         case "reset":
-            return .reset(duration: duration ?? defaultResetDuration, curve: curve)
+            return .reset(duration: duration ?? defaultResetDuration, curve: members["curve"] == nil ? defaultResetCurve : curve)
         case "spin", "stop", "look":
             var names: [String] = []
             switch members["rings"] {

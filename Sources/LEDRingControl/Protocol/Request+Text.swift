@@ -40,7 +40,7 @@ extension Request {
             return .set(values: values, duration: duration, curve: curve)
         case "reset":
             var duration = defaultResetDuration
-            var curve = Curve.easeInOut
+            var curve = defaultResetCurve
             var i = 0
             while i < rest.count {
                 guard i + 1 < rest.count else { throw RequestError("reset: \"\(Request.shown(rest[i]))\" needs a value, e.g. reset duration 1") }

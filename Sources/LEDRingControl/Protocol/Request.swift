@@ -57,10 +57,13 @@ public enum Request: Equatable, Sendable {
 
     /// Longest request line the daemon reads; longer lines get an error reply.
     public static let maxLineBytes = 64 * 1024
-    /// The network's `reset` (MQTT, HTTP, the page): every ring to 0 at once, not animated.
-    public static let resetAtOnce = Request.reset(duration: 0, curve: .easeInOut)
     /// How long `reset` takes when no duration is given.
     public static let defaultResetDuration = 1.0
+    /// Its curve when none is given: linear, as the seed's "Reset all" (`.animation(.linear)`).
+    public static let defaultResetCurve = Curve.linear
+    /// `reset` as every front end sends it without options (the client, a button, MQTT, HTTP,
+    /// the page): every ring to 0, animated the same way everywhere.
+    public static let defaultReset = Request.reset(duration: defaultResetDuration, curve: defaultResetCurve)
     /// The verbs, for messages.
     public static let verbs = "set, get, reset, spin, stop, brightness, power, look, notify, timer, status"
 

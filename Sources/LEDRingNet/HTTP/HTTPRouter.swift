@@ -74,7 +74,7 @@ public struct HTTPRouter: Sendable {
             return .events
         case ["reset"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
-            return .response(apply { () throws(RequestError) in .resetAtOnce })
+            return .response(apply { () throws(RequestError) in .defaultReset })
         case ["brightness"]:
             guard request.method == "POST" else { return .response(notAllowed("POST")) }
             return .response(apply { () throws(RequestError) in .brightness(try brightness(request.body)) })

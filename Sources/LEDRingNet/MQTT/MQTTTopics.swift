@@ -127,7 +127,7 @@ public struct MQTTTopics: Sendable {
         }
         guard levels.count == 1 else { return nil }
         switch levels[0] {
-        case "reset": return [.resetAtOnce]
+        case "reset": return [.defaultReset]
         case "spin", "stop":
             guard !text.isEmpty else { throw RequestError("\(levels[0]) needs the ring's name as payload, like move") }
             return [levels[0] == "spin" ? .spin(rings: [text]) : .stop(rings: [text])]
