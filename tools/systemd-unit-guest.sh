@@ -65,6 +65,9 @@ JSON
 Description=ledring service test
 Requires=ledring-check.service
 After=ledring-check.service
+# A boot that never reaches the check powers off, which the test reports as no verdict.
+JobTimeoutSec=300
+JobTimeoutAction=poweroff-force
 UNIT
     cat > $root/etc/systemd/system/ledring-check.service <<UNIT
 [Unit]
@@ -75,6 +78,8 @@ After=ledring.service dbus.service
 [Service]
 Type=oneshot
 ExecStart=/bin/bash $repo/tools/systemd-unit-guest.sh check $probe
+# The check reports its own verdict; if it could not run at all, this reports a failure at once.
+ExecStopPost=/bin/sh -c 'echo "systemd-guest: the check ended with \$\$SERVICE_RESULT"; [ "\$\$SERVICE_RESULT" = success ] || printf "\\001" | dd of=/dev/port bs=1 seek=244 count=1'
 StandardOutput=file:/dev/ttyS0
 StandardError=file:/dev/ttyS0
 UNIT
@@ -82,6 +87,10 @@ UNIT
     # command line where it believes it is in a container, and this host's / may say so with a
     # /.dockerenv, which is removed from the overlay for the same reason (detect_container()).
     ln -sf ledring-test.target $root/etc/systemd/system/default.target
+    # Debian's tmpfiles.d/tmp.conf empties /tmp at boot ("D /tmp"), which in the overlay would
+    # hide a checkout under /tmp from the check; this keeps /tmp as it is.
+    mkdir -p $root/etc/tmpfiles.d
+    echo 'd /tmp 1777 root root -' > $root/etc/tmpfiles.d/tmp.conf
     rm -f $root/.dockerenv $root/run/.containerenv $root/run/systemd/container
     say "prepared $root: ledring.service, user ledring ($(grep '^ledring:' $root/etc/group | cut -d: -f1,3)), /dev/spidev0.0 $(stat -c '%U:%G %a' /dev/spidev0.0 | sed "s/:$spi_gid /:spi /")"
     ;;
