@@ -92,7 +92,7 @@ UNIT
     mkdir -p $root/etc/tmpfiles.d
     echo 'd /tmp 1777 root root -' > $root/etc/tmpfiles.d/tmp.conf
     rm -f $root/.dockerenv $root/run/.containerenv $root/run/systemd/container
-    say "prepared $root: ledring.service, user ledring ($(grep '^ledring:' $root/etc/group | cut -d: -f1,3)), /dev/spidev0.0 $(stat -c '%U:%G %a' /dev/spidev0.0 | sed "s/:$spi_gid /:spi /")"
+    say "prepared $root: ledring.service, user ledring ($(grep '^ledring:' $root/etc/group | cut -d: -f1,3)), /dev/spidev0.0 $(stat -c '%u:%g %a' /dev/spidev0.0) (group spi is $spi_gid)"
     ;;
 
 check)
