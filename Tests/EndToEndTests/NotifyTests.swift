@@ -66,6 +66,20 @@ import Testing
                 "the set did not reach the wire within 5 s: \(String(describing: try? daemon.frames().last.map(lit)))")
     }
 
+    /// `get` says why a ring shows what it does: the notification over it, with its key and time.
+    @Test func getShowsTheNotificationOverARing() throws {
+        let daemon = try LookTests.start()
+        defer { daemon.cleanUp() }
+        #expect(try daemon.client(["notify", "move", "--color", "#ff2020", "--effect", "pulse", "--for", "1m", "--key", "disk-full"]).status == 0)
+        let text = try daemon.client(["get"]).stdout
+        #expect(text.range(of: #"move +0\.0 % \(target 0\.0 %\) notice #ff2020 pulse \(key disk-full\) (1m|59s) left"#, options: .regularExpression) != nil, "\(text)")
+        #expect(!text.contains("exercise 0.0 % (target 0.0 %) notice"))
+        let json = try daemon.client(["get", "--json"]).stdout
+        #expect(json.contains(##""notice":{"color":"#ff2020","effect":"pulse","key":"disk-full","left":"##), "\(json)")
+        #expect(try daemon.client(["notify", "--clear", "--key", "disk-full"]).status == 0)
+        #expect(try !daemon.client(["get"]).stdout.contains("notice"))
+    }
+
     @Test func higherPriorityFirstThenTheNextThenTheRing() throws {
         let daemon = try LookTests.start()
         defer { daemon.cleanUp() }

@@ -1,6 +1,8 @@
 import LEDJSON
 import LEDRingControl
+import LEDRingControlTesting
 import LEDRingNet
+import RingRender
 import Testing
 
 @Suite struct RingSnapshotJSONTests {
@@ -30,6 +32,33 @@ import Testing
         var back = snapshot
         back.rings[0].timer?.left = 412.3
         #expect(try RingSnapshot(json: JSONValue.parse(text)) == back)
+    }
+
+    /// Why a ring is red: the notification over it, in `/api/state` and SSE (with its seconds
+    /// left), read back by a client, and in the retained MQTT state without the seconds (so the
+    /// state is not republished as they run down); through the real controller and renderer.
+    @Test func aNotificationShowsInTheStateEverywhere() throws {
+        let control = try RecordingRingControl()
+        try control.submit(.notify(Notice(rings: ["move"], color: RGB8(r: 255, g: 32, b: 32), effect: .pulse(period: 2),
+                                          duration: 60, priority: 5, key: "c0ffee")))
+        control.advance(by: 18.46)
+        let snapshot = control.snapshot()
+        let move = try #require(snapshot.ring(named: "move")?.notice)
+        #expect(move == ShownNotice(key: "c0ffee", color: "#ff2020", effect: "pulse", priority: 5, left: 60 - 18.46))
+        #expect(snapshot.ring(named: "stand")?.notice == nil)
+        let text = String(decoding: snapshot.jsonBytes(), as: UTF8.self)
+        #expect(text.contains(##""name":"move","notice":{"color":"#ff2020","effect":"pulse","key":"c0ffee","left":41.5,"priority":5},"##), "\(text)")
+        var back = snapshot
+        back.rings[0].notice?.left = 41.5
+        #expect(try RingSnapshot(json: JSONValue.parse(text)) == back)
+        let topics = MQTTTopics(settings: MQTTSettings())
+        let state = try #require(topics.stateMessages(snapshot, retain: true).first { $0.topic == topics.state("move") })
+        #expect(state.payload.contains(##""notice":{"color":"#ff2020","effect":"pulse","key":"c0ffee","priority":5}"##), "\(state.payload)")
+        control.advance(by: 1)
+        #expect(topics.stateMessages(control.snapshot(), retain: true).map(\.payload) == topics.stateMessages(snapshot, retain: true).map(\.payload),
+                "the retained state is the same a second later")
+        control.advance(by: 60)
+        #expect(control.snapshot().ring(named: "move")?.notice == nil, "gone when it ends")
     }
 
     @Test func discoveryPayloadsHaveSortedKeys() throws {

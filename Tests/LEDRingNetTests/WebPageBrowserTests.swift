@@ -96,6 +96,13 @@ struct WebPageBrowserTests {
         #expect(text("Array.from(document.querySelectorAll('.more[data-ring=move] select option')).map(o => o.value).join()")
                     == "default,failed,passed")
         #expect(eventually { text("document.querySelector('input[data-ring=move]').parentElement.querySelector('output').textContent")?.hasSuffix(" off") == false })
+        // A notification over a ring says so beside it, and nothing once it ends.
+        func notice(_ ring: String) -> String? { text("document.querySelector('.more[data-ring=\(ring)] output.notice').textContent") }
+        try control.submit(.notify(Notice(rings: ["stand"], color: RGB8(r: 255, g: 32, b: 32), duration: 30, key: "disk")))
+        #expect(eventually { notice("stand")?.hasPrefix("notice #ff2020 (disk), 30 s left") == true }, "\(String(describing: notice("stand")))")
+        #expect(notice("move") == "")
+        try control.submit(.endNotice(key: "disk"))
+        #expect(eventually { notice("stand") == "" })
 
         // Choosing a look in the page changes that ring's look, and only that ring's.
         try browser.evaluate("""

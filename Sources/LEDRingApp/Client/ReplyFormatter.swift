@@ -20,6 +20,7 @@ enum ReplyFormatter {
                 if case .string(let look)? = ring["look"] { row += " look \(look)" }
                 if case .number(let left)? = ring["timerLeft"] { row += " timer \(DurationText.format(left.rounded(.up))) left" }
                 if ring["on"] == .bool(false) { row += " off" }
+                if case .object(let notice)? = ring["notice"] { row += " " + noticeText(notice) }
                 rows.append((name, row))
             }
             let width = rows.map { $0.0.count }.max() ?? 0
@@ -33,6 +34,18 @@ enum ReplyFormatter {
             out += "\(key): \(describe(value))\n"
         }
         return out
+    }
+
+    /// A notification over a ring: `notice #ff2020 pulse (key c0ffee) 42s left`.
+    static func noticeText(_ notice: JSONMembers) -> String {
+        var text = "notice"
+        if case .string(let look)? = notice["look"] { text += " look \(look)" }
+        if case .string(let color)? = notice["color"] { text += " \(color)" }
+        if case .string(let effect)? = notice["effect"], effect != "none" { text += " \(effect)" }
+        if case .number(let value)? = notice["value"] { text += " value \(JSONValue.format(value))" }
+        if case .string(let key)? = notice["key"] { text += " (key \(key))" }
+        if case .number(let left)? = notice["left"] { text += " \(DurationText.format(left.rounded(.up))) left" }
+        return text
     }
 
     /// `0.8` as `80.0 %`.

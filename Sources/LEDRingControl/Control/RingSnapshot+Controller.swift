@@ -20,6 +20,7 @@ extension RingSnapshot {
                 rings[i].units = range.min + rings[i].target * (range.max - range.min)
             }
             if i < controller.timers.count, let timer = controller.timers[i] { rings[i].timer = Timer(timer, at: t) }
+            rings[i].notice = controller.notice(for: i, at: t).map { ShownNotice($0, at: t) }
         }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
         looks = controller.looks.map { $0.name }

@@ -2,7 +2,9 @@ import LEDJSON
 
 extension RingSnapshot {
     /// The snapshot as JSON, keys sorted (what `/api/state` and SSE send): `looks` only when the
-    /// config has looks, a ring's `look` only while it shows one, `on` only while it is off, its `timer` only while it has one, `units` only for a ring with a range.
+    /// config has looks, a ring's `look` only while it shows one, `notice` only while a
+    /// notification shows over it, `on` only while it is off, its `timer` only while it has one,
+    /// `units` only for a ring with a range.
     public var json: JSONValue {
         var top: [(String, JSONValue)] = [("brightness", .number(brightness))]
         if !looks.isEmpty { top.append(("looks", .array(looks.map(JSONValue.string)))) }
@@ -14,6 +16,7 @@ extension RingSnapshot {
             ]
             if let look = ring.look { members.append(("look", .string(look))) }
             members.append(("name", .string(ring.name)))
+            if let notice = ring.notice { members.append(("notice", notice.json)) }
             // Only while off, so the state of a lit ring is as before.
             if !ring.on { members.append(("on", .bool(false))) }
             members.append(("spinning", .bool(ring.spinning)))
@@ -60,6 +63,17 @@ extension RingSnapshot {
             if let look = ring["look"] { entry.look = try need(look.string, path + ".look", "a string") }
             if let on = ring["on"] { entry.on = try need(on.bool, path + ".on", "true or false") }
             if let units = ring["units"] { entry.units = try need(units.number, path + ".units", "a number") }
+            if let notice = ring["notice"] {
+                let at = path + ".notice"
+                func text(_ key: String) throws(JSONProblem) -> String? {
+                    try notice[key].map { (value: JSONValue) throws(JSONProblem) -> String in try need(value.string, at + "." + key, "a string") }
+                }
+                entry.notice = ShownNotice(key: try text("key"), look: try text("look"), color: try text("color"),
+                                           effect: try need(notice["effect"]?.string, at + ".effect", "a string"),
+                                           priority: Int(try need(notice["priority"]?.number, at + ".priority", "a number")),
+                                           value: try notice["value"].map { (v: JSONValue) throws(JSONProblem) -> Double in try need(v.number, at + ".value", "a number") },
+                                           left: try need(notice["left"]?.number, at + ".left", "a number"))
+            }
             if let timer = ring["timer"] {
                 let at = path + ".timer"
                 var then: String? = nil
@@ -86,5 +100,28 @@ extension RingSnapshot.Timer {
         if let then { members.append(("then", .string(then))) }
         members.append(("up", .bool(up)))
         return .object(members)
+    }
+}
+
+extension ShownNotice {
+    /// `{"color":"#ff2020","effect":"pulse","key":"c0ffee","left":41.5,"priority":0}`: keys
+    /// sorted, `key`, `look`, `color` and `value` only when set, seconds left rounded to 0.1.
+    public var json: JSONValue {
+        var members = stableMembers
+        members.append(("left", .number((left * 10).rounded() / 10)))
+        return JSONValue.object(members).sortingKeys()
+    }
+
+    /// The members that do not change while it shows (no `left`): what a retained MQTT state
+    /// carries, so it is not republished as the seconds run down.
+    public var stableMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let color { members.append(("color", .string(color))) }
+        members.append(("effect", .string(effect)))
+        if let key { members.append(("key", .string(key))) }
+        if let look { members.append(("look", .string(look))) }
+        members.append(("priority", .number(Double(priority))))
+        if let value { members.append(("value", .number(value))) }
+        return members
     }
 }

@@ -19,6 +19,8 @@ public struct RingSnapshot: Equatable, Sendable {
         public var look: String? = nil
         /// Its timer, if it has one.
         public var timer: Timer? = nil
+        /// The notification showing over it, if one does.
+        public var notice: ShownNotice? = nil
         /// Whether it is switched on (`Request.light`); off, its LEDs are dark unless a
         /// notification shows over it.
         public var on = true

@@ -340,6 +340,7 @@ public struct Controller: Sendable {
             report.timerLeft = timers[i].map { $0.remaining(at: t) }
             report.shown = shownValue(of: i, at: t)
             report.on = ringsOn[i]
+            report.notice = notice(for: i, at: t).map { ShownNotice($0, at: t) }
             return report
         }, brightness: brightness)
     }

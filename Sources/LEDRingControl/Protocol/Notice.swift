@@ -83,3 +83,41 @@ public struct ActiveNotice: Equatable, Sendable {
         self.sequence = sequence
     }
 }
+
+/// The notification showing over a ring, as `get`, `/api/state`, MQTT and the page report it:
+/// so anyone can see why a ring is red, and for how long.
+public struct ShownNotice: Equatable, Sendable {
+    /// Its key (an alert's fingerprint), if it has one.
+    public var key: String?
+    /// The config's look it shows, or nil for a colour.
+    public var look: String?
+    /// Its colour as `#rrggbb`, or nil for a look.
+    public var color: String?
+    /// The effect on top of the colour (`none`, `pulse`, `blink`, `flash 3`).
+    public var effect: String
+    /// Its priority, −100…100.
+    public var priority: Int
+    /// The value it shows meanwhile, as sent, if any.
+    public var value: Double?
+    /// Seconds left.
+    public var left: Double
+
+    /// A notification entry.
+    public init(key: String? = nil, look: String? = nil, color: String? = nil, effect: String = "none",
+                priority: Int = 0, value: Double? = nil, left: Double) {
+        self.key = key
+        self.look = look
+        self.color = color
+        self.effect = effect
+        self.priority = priority
+        self.value = value
+        self.left = left
+    }
+
+    /// `active` as it stands at `t`.
+    public init(_ active: ActiveNotice, at t: Double) {
+        let notice = active.notice
+        self.init(key: notice.key, look: notice.look, color: notice.color?.hex, effect: notice.effect.name,
+                  priority: notice.priority, value: notice.value, left: Swift.max(0, active.until - t))
+    }
+}

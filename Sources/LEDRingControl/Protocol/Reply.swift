@@ -25,6 +25,8 @@ public enum Reply: Equatable, Sendable {
         public var timerLeft: Double? = nil
         /// Whether it is switched on (`power off RING` makes it dark, its value and look kept).
         public var on = true
+        /// The notification showing over it, if one does.
+        public var notice: ShownNotice? = nil
 
         /// A ring's report.
         public init(name: String, shown: Double, target: Double, spinning: Bool) {
@@ -54,6 +56,7 @@ public enum Reply: Equatable, Sendable {
                 if let left = ring.timerLeft { members.append(("timerLeft", .number((left * 10).rounded() / 10))) }
                 // Only while off, as in the snapshot, so a lit ring's reply is as before.
                 if !ring.on { members.append(("on", .bool(false))) }
+                if let notice = ring.notice { members.append(("notice", notice.json)) }
                 return JSONValue.object(members)
             }
             return JSONValue.object([("ok", .bool(true)), ("rings", .array(list)), ("brightness", .number(brightness))]).jsonText

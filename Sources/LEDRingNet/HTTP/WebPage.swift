@@ -184,6 +184,11 @@ public enum WebPage {
         button.addEventListener("click", () => post(api + "/timer", { action }));
       }
       more.appendChild(form);
+      // Why the ring shows what it does: the notification over it, while one does.
+      const notice = document.createElement("output");
+      notice.className = "notice";
+      notice.setAttribute("aria-live", "polite");
+      more.appendChild(notice);
       return more;
     }
 
@@ -214,6 +219,11 @@ public enum WebPage {
           }
           select.value = look;
         }
+        const n = ring.notice;
+        more.querySelector("output.notice").textContent = n
+          ? "notice " + (n.look || n.color) + (n.effect !== "none" ? " " + n.effect : "") + (n.key ? " (" + n.key + ")" : "")
+            + ", " + Math.ceil(n.left) + " s left"
+          : "";
         const timer = ring.timer;
         if (timer) timers[ring.name] = { left: timer.left, paused: timer.paused, at: performance.now() };
         else { delete timers[ring.name]; more.querySelector("output.left").textContent = ""; }

@@ -181,6 +181,8 @@ public struct MQTTTopics: Sendable {
             if let units = ring.units { members.append(("units", .number(RingSnapshot.rounded(units)))) }
             // With looks configured or a colour chosen (Home Assistant's select reads it).
             if !snapshot.looks.isEmpty || ring.look != nil { members.append(("look", .string(ring.look ?? "default"))) }
+            // The notification over it, without its seconds left (so the state stays put while it runs).
+            if let notice = ring.notice { members.append(("notice", .object(notice.stableMembers))) }
             members += MQTTRingLight.stateMembers(ring)
             return MQTTMessage(topic: state(ring.name), payload: MQTTTopics.json(.object(members)), retain: retain)
         }
