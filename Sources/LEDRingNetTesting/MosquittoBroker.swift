@@ -166,6 +166,18 @@ public final class MosquittoBroker {
         }
     }
 
+    /// Every retained message under `filter` (topic to payload), read in about a second: what
+    /// a new subscriber (Home Assistant after a restart) would be given.
+    public func retainedMessages(_ filter: String = "#") throws -> [String: String] {
+        let (_, output) = try run("mosquitto_sub", clientArguments + ["-t", filter, "-v", "--retained-only", "-W", "1"])
+        var found: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            found[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return found
+    }
+
     /// The retained payload on one topic.
     public func retained(_ topic: String) throws -> String? {
         try messages(topic).first?.payload

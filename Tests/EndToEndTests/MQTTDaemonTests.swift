@@ -298,5 +298,40 @@ import Testing
         #expect(daemon.waitUntil { (try? daemon.rings()["b"]?.target) == 0.75 }, "\(daemon.stderr)")
         #expect(try daemon.rings()["a"]?.target == 0.25, "the message went to the source now at its old index")
     }
+
+    /// Home Assistant keeps no ghost: a ring taken out of the config (and a look, so the select
+    /// of every ring changes) disappears from the broker after SIGHUP: its number, light and
+    /// select discovery and its state get empty retained payloads; the rings that stay keep theirs.
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aRingTakenOutOfTheConfigLeavesNoRetainedEntity() throws {
+        let broker = try MosquittoBroker()
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        func write(rings: String) throws {
+            try #"""
+            {"looks": {"failed": {"gradient": "#ff2020"}},
+             "rings": \#(rings),
+             "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
+             "mqtt": {"host": "127.0.0.1", "port": \#(broker.port), "device": "e2e", "reconnectMin": 1, "reconnectMax": 2}}
+            """#.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write(rings: #"[{"name": "move", "leds": 24}, {"name": "stand", "leds": 12}]"#)
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        defer { daemon.cleanUp() }
+        let standTopics = ["homeassistant/number/e2e_stand/config", "homeassistant/light/e2e_stand/config",
+                           "homeassistant/select/e2e_stand_look/config", "ledring/e2e/stand/state"]
+        let kept = ["homeassistant/number/e2e_move/config", "homeassistant/select/e2e_move_look/config", "ledring/e2e/move/state"]
+        var retained: [String: String] = [:]
+        #expect(eventually { retained = (try? broker.retainedMessages()) ?? [:]; return (standTopics + kept).allSatisfy { retained[$0] != nil } },
+                "not all retained: \(retained.keys.sorted()) \(daemon.stderr)")
+        try write(rings: #"[{"name": "move", "leds": 24}]"#)
+        daemon.send(SIGHUP)
+        #expect(daemon.waitUntil { daemon.stderr.contains("reloaded") }, "\(daemon.stderr)")
+        #expect(eventually { retained = (try? broker.retainedMessages()) ?? [:]; return standTopics.allSatisfy { retained[$0] == nil } },
+                "still retained after the reload: \(standTopics.filter { retained[$0] != nil }) \(daemon.stderr)")
+        #expect(kept.allSatisfy { retained[$0] != nil }, "the ring that stays keeps its entities: \(retained.keys.sorted())")
+        #expect(daemon.stderr.contains("removed 4 retained topics"), "\(daemon.stderr)")
+    }
 }
 

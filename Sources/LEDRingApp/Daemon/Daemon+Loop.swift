@@ -198,7 +198,10 @@ extension Daemon {
         controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness
+        // The rings or the looks: either changes Home Assistant's entities (a ring's number and
+        // light, its select of looks), so MQTT discovery is published again and the old cleared.
         let ringsChanged = next.layout.rings.map { $0.name } != config.layout.rings.map { $0.name }
+            || next.layout.looks.map { $0.name } != config.layout.looks.map { $0.name }
         config = next
         sources = sources.carried(to: next.sources, now: now)
         needsFrame = true

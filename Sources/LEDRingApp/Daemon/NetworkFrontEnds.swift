@@ -124,9 +124,10 @@ final class NetworkFrontEnds {
         let sourcesMoved = bridgeSources.count != mqttSources.count
             || zip(bridgeSources, mqttSources).contains { $0.index != $1.index || $0.topic != $1.topic }
         if mqtt?.settings != mqttSettings || (ringsChanged && mqtt != nil) || sourcesMoved {
+            let former = mqtt?.retainedTopicsPublished ?? []
             stopMQTT()
             if let mqttSettings {
-                do throws(CommandError) { mqtt = try startMQTT(mqttSettings) } catch {
+                do throws(CommandError) { mqtt = try startMQTT(mqttSettings, former: former) } catch {
                     Log.info("reload: the MQTT bridge stays off: \(error.message)")
                 }
             }
@@ -153,10 +154,13 @@ final class NetworkFrontEnds {
         }
     }
 
-    private func startMQTT(_ settings: MQTTSettings) throws(CommandError) -> MQTTBridge {
+    /// Starts a bridge; `former` are the retained topics the bridge before it published (a
+    /// reload's), which it clears where it no longer publishes them.
+    private func startMQTT(_ settings: MQTTSettings, former: [String] = []) throws(CommandError) -> MQTTBridge {
         let indices = mqttSources.map { $0.index }
         bridgeSources = mqttSources
         let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
+                                formerRetained: former,
                                 onSource: { [remote] k, payload in remote.queueSource(indices[k], payload) },
                                 log: { Log.info("mqtt: " + $0) })
         do throws(MQTTError) {

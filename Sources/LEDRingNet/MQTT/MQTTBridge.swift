@@ -56,17 +56,35 @@ public final class MQTTBridge: Sendable {
     private let client = Mutex<MosquittoClient?>(nil)
     #endif
 
+    /// The retained topics a bridge before this one published (a reload's): on connect, those
+    /// this one does not publish get an empty retained payload, which removes the entity from
+    /// Home Assistant (a ring taken out of the config, a select once the looks are gone).
+    let formerRetained: [String]
+    /// The retained topics (discovery and state) published on the last connect.
+    private let retainedTopics = Mutex<[String]>([])
+
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
     public init(settings: MQTTSettings, control: any RingControl, sourceTopics: [String] = [],
+                formerRetained: [String] = [],
                 onSource: (@Sendable (Int, [UInt8]) -> Void)? = nil,
                 log: @escaping @Sendable (String) -> Void = { StandardError.write("ledring mqtt: " + $0 + "\n") }) {
         self.settings = settings
         self.control = control
         self.topics = MQTTTopics(settings: settings)
         self.sourceTopics = sourceTopics
+        self.formerRetained = formerRetained
         self.onSource = onSource
         self.log = log
     }
+
+    /// The retained topics this bridge published on its last connect (and any it still has to
+    /// clear for its predecessor), for the bridge a reload makes next.
+    public var retainedTopicsPublished: [String] {
+        let mine = retainedTopics.withLock { $0 }
+        return mine + formerRetained.filter { !mine.contains($0) && !cleared.withLock { $0 } }
+    }
+    /// Whether `formerRetained` has been cleared on the broker.
+    private let cleared = Mutex(false)
 
     /// Whether the broker has accepted the connection and the subscriptions (and the connection
     /// has not been lost since), so commands published from now on arrive.
@@ -163,10 +181,12 @@ public final class MQTTBridge: Sendable {
         for filter in sourceTopics where !filters.contains(filter) { filters.append(filter) }
         subscribe(filters)
         _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
+        var retained: [String] = []
         if settings.discovery {
             let snapshot = control.snapshot()
             for message in MQTTDiscovery.messages(settings: settings, rings: snapshot.rings.map(\.name), looks: snapshot.looks) {
                 _ = publish(message)
+                retained.append(message.topic)
             }
         }
         // The snapshot is taken under the lock that `changed` also takes, so whichever runs last
@@ -176,8 +196,18 @@ public final class MQTTBridge: Sendable {
             cache.removeAll()
             for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where publish(message) {
                 cache[message.topic] = message.payload
+                if message.retain { retained.append(message.topic) }
             }
         }
+        // What the bridge before a reload left retained and this one no longer publishes goes:
+        // an empty retained payload removes it from the broker and the entity from Home Assistant.
+        var removed = 0
+        for topic in formerRetained where !retained.contains(topic) && topic != topics.availability {
+            if publish(MQTTMessage(topic: topic, payload: "", retain: true)) { removed += 1 }
+        }
+        if removed > 0 && !cleared.withLock({ $0 }) { log("removed \(removed) retained topics the reloaded config no longer has") }
+        cleared.withLock { $0 = true }
+        retainedTopics.withLock { $0 = retained }
     }
 
     /// The broker acknowledged the subscriptions: from now on commands arrive.
