@@ -81,6 +81,9 @@ public struct ProgressMapper: Sendable {
         let shadowAmount: Float = wraps && n > 2 ? (1 - shadowKeep) * clamp01(P - (nf - 1)) : 0
         let hk = h.truncatingRemainder(dividingBy: nf)
         let span = 1 / scale
+        // The head's own colour only as the ring closes (the seed's end cap from 0.95); before,
+        // the head is the fill's colour where it is.
+        let strength = appearance.headStrength(at: value)
 
         @inline(__always) func fill(_ x: Float) -> LinearRGB {
             // The first lap's seam at 12 o'clock is the start colour by construction (x = 0);
@@ -119,7 +122,7 @@ public struct ProgressMapper: Sendable {
             var e = Swift.abs(x + 0.5 - h)
             // On a one-LED ring the lap underneath is the same LED: it keeps the head too.
             if lap >= 1 { e = Swift.min(e, Swift.abs(x - nf + 0.5 - h)) }
-            let w: Float = soft ? clamp01(2 * (1 - e)) : (e < 0.5 ? 1 : 0)
+            let w: Float = (soft ? clamp01(2 * (1 - e)) : (e < 0.5 ? 1 : 0)) * strength
             out[k] = w >= 1 ? head : (w > 0 ? c.mixed(with: head, amount: w) : c)
         }
     }

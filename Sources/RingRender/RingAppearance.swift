@@ -70,6 +70,16 @@ public struct RingAppearance: Sendable {
     public var spinner: Spinner
     /// Colour by value: the gradient of the zone the shown value is in (empty: `gradient`).
     public var zones: [ColorZone] = []
+    /// The value from which the head shows its own colour (the cap colour lifted by
+    /// `highlight`): below it the head is the fill's own colour, as the seed's ring draws no end
+    /// cap until progress passes 0.95 (so a ring at 4 % starts in the start colour, not a pastel
+    /// of the end colour); it reaches full strength `headRamp` later. 0: from the start.
+    public var headFrom: Double = RingAppearance.defaultHeadFrom
+
+    /// The seed's threshold for the end cap: `if progress > 0.95` in the activity-ring seed.
+    public static let defaultHeadFrom = 0.95
+    /// How far past `headFrom` the head takes to reach its colour, so it fades in, never jumps.
+    public static let headRamp = 0.05
 
     /// The default shadow strength, chosen by looking at the pictures (README, "How a ring is
     /// drawn"): enough to mark where the head is past 100 %, while the shadowed LED keeps two
@@ -109,6 +119,13 @@ public struct RingAppearance: Sendable {
         case .color(let c):
             return SRGB.linear(c)
         }
+    }
+
+    /// How much of the head's own colour shows at value `p`, 0…1 (`headFrom`).
+    @inlinable
+    public func headStrength(at p: Double) -> Float {
+        guard headFrom > 0 else { return 1 }
+        return Float(Swift.min(Swift.max((p - headFrom) / RingAppearance.headRamp, 0), 1))
     }
 
     /// The linear colour of the head: the cap colour lifted towards white by `highlight`.

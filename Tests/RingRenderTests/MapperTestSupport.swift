@@ -25,11 +25,15 @@ let red = RGB8(r: 255, g: 0, b: 0)
 let blue = RGB8(r: 0, g: 0, b: 255)
 let green = RGB8(r: 0, g: 255, b: 0)
 
-/// A red→blue ring with an explicit dark-grey track, no shadow: easy to reason about.
+/// A red→blue ring with an explicit dark-grey track, no shadow: easy to reason about. Its head
+/// shows its colour from the start (`headFrom` 0), so the head's mechanics can be seen at any
+/// value; the seed's default threshold has tests of its own.
 func plain(span: GradientSpan = .ring, cap: CapStyle = .round, track: Track = .color(RGB8(r: 10, g: 10, b: 10)),
-           highlight: Float = 0, shadow: Float = 0, capColor: RGB8? = nil) -> RingAppearance {
-    RingAppearance(gradient: Gradient(from: red, to: blue, span: span), track: track, cap: cap,
-                   capColor: capColor, highlight: highlight, shadow: shadow)
+           highlight: Float = 0, shadow: Float = 0, capColor: RGB8? = nil, headFrom: Double = 0) -> RingAppearance {
+    var appearance = RingAppearance(gradient: Gradient(from: red, to: blue, span: span), track: track, cap: cap,
+                                    capColor: capColor, highlight: highlight, shadow: shadow)
+    appearance.headFrom = headFrom
+    return appearance
 }
 
 func close(_ a: LinearRGB, _ b: LinearRGB, _ tolerance: Float = 1e-4) -> Bool {

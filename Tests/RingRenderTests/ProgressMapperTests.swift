@@ -115,6 +115,28 @@ import Testing
         #expect(close(leds[5], SRGB.linear(blue), 1e-3))
     }
 
+    /// The seed draws no end cap below 95 %: the start of a ring is the start colour, never a
+    /// pastel of the end colour lifted towards white (`--set move=0.04` was `#f284a4`); the head
+    /// fades in over 95…100 % and past 100 % it is the lifted end colour.
+    @Test func theHeadShowsItsColourOnlyAsTheRingCloses() {
+        var a = plain(highlight: 0.4, headFrom: RingAppearance.defaultHeadFrom)
+        #expect(RingAppearance(gradient: a.gradient).headFrom == 0.95, "the default is the seed's")
+        let early = circle(0.04, n: 24, a)   // P = 0.96: LED 0 is the head, nearly covered
+        #expect(close(early[0], trackGrey.mixed(with: a.gradient.color(at: 0), amount: 0.96)), "\(early[0])")
+        #expect(early[0].b < 0.01, "no blue, no white in the first LED")
+        let half = circle(0.5, n: 12, a)
+        #expect(close(half[5], a.gradient.color(at: 5.0 / 12)), "mid-ring the head is the fill's colour")
+        let lifted = a.gradient.endColor.mixed(with: .white, amount: 0.4)
+        #expect(close(circle(1.0, n: 12, a)[11], lifted), "closed: the lifted head")
+        #expect(close(circle(1.3, n: 12, a)[3], lifted, 1e-3), "past 100 %: the lifted head")
+        // Half way through the fade-in, half of the head's colour.
+        let fading = circle(0.975, n: 40, a)[38]
+        let plainFill = circle(0.975, n: 40, plain(highlight: 0.4, headFrom: 2))[38]
+        #expect(close(fading, plainFill.mixed(with: lifted, amount: 0.5), 1e-3))
+        a.headFrom = 0
+        #expect(close(circle(0.5, n: 12, a)[5], lifted), "headFrom 0: today's head from the start")
+    }
+
     @Test func headHighlightLiftsTowardsWhite() {
         let a = plain(highlight: 0.4)
         let leds = circle(0.5, n: 12, a)

@@ -6,7 +6,7 @@ import RingRender
 enum RingConfig {
     /// Keys a ring object may have.
     static let keys = ["name", "shape", "leds", "segments", "startLED", "direction", "gradient", "span", "cap",
-                       "capColor", "highlight", "track", "shadow", "laps", "spinner", "range", "zones", "look"]
+                       "capColor", "highlight", "headFrom", "track", "shadow", "laps", "spinner", "range", "zones", "look"]
     static let spinnerKeys = ["arc", "period", "reverses", "curve"]
 
     /// Gradients for rings that name none: the activity rings' by name, else in turn.
@@ -103,6 +103,7 @@ enum RingConfig {
         let cap = reader.choice(m["cap"], at: at("cap"), as: CapStyle.self) ?? .round
         let capColor = reader.color(m["capColor"], at: at("capColor"))
         let highlight = reader.number(m["highlight"], at: at("highlight"), in: 0...1) ?? Double(RingAppearance.defaultHighlight)
+        let headFrom = reader.number(m["headFrom"], at: at("headFrom"), in: 0...1) ?? RingAppearance.defaultHeadFrom
         let shadow = reader.number(m["shadow"], at: at("shadow"), in: 0...1) ?? Double(RingAppearance.defaultShadow)
         // `"laps": false` stops values at one full lap; true (or a style) keeps lapping.
         var clampsAtOneLap = false
@@ -134,6 +135,7 @@ enum RingConfig {
                             segments: counts.map { Segment(ledCount: $0, startLED: startLED, direction: direction) },
                             appearance: appearance)
         spec.appearance.zones = zones ?? []
+        spec.appearance.headFrom = headFrom
         spec.range = range
         spec.clampsAtOneLap = clampsAtOneLap
         spec.look = look
