@@ -94,7 +94,8 @@ ok "built $(cd "$work/packages" && echo *.deb *.tar.gz) and the $next packages f
 # in tools/package/lintian-overrides.
 command -v lintian >/dev/null || fail "lintian is missing (Debian: apt-get install lintian)"
 status=0
-lintian --fail-on error,warning --tag-display-limit 0 "$work/packages"/*.deb "$work/next"/*.deb > "$work/lintian.log" 2>&1 || status=$?
+# (The upgrade's packages differ only in their version: the released ones are checked.)
+lintian --fail-on error,warning --tag-display-limit 0 "$work/packages"/*.deb > "$work/lintian.log" 2>&1 || status=$?
 grep -v '^running with root privileges' "$work/lintian.log" || true
 [ "$status" -eq 0 ] || fail "lintian found errors or warnings (above), exit $status"
 ok "lintian: no errors or warnings"
