@@ -38,6 +38,30 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
+    /// The guard reads every header or refuses the request: after 100 junk headers a cross-site
+    /// Origin, a second Host or a second Content-Length used to go unseen (200).
+    @Test func headersPastTheOnesReadCannotHide() throws {
+        let (server, control) = try HTTPServerTests.running()
+        defer { server.stop() }
+        let junk = (0..<100).map { "X-Junk-\($0): \($0)" }
+        let hidden = try Self.raw(server.port, ["POST /api/power HTTP/1.1", "Host: 127.0.0.1:\(server.port)"] + junk
+                                  + ["Origin: http://evil.example", "Sec-Fetch-Site: cross-site", "Content-Type: text/plain",
+                                     "Content-Length: 3", "Connection: close"], body: "off")
+        #expect(hidden.status == 431, "\(hidden.status) \(hidden.body)")
+        #expect(hidden.body.contains("at most 100 are read"), "\(hidden.body)")
+        let secondHost = try Self.raw(server.port, ["GET /api/state HTTP/1.1", "Host: 127.0.0.1:\(server.port)"] + junk
+                                      + ["Host: evil.example", "Connection: close"])
+        #expect(secondHost.status == 431 && !secondHost.body.contains("rings"))
+        // Under the limit the guard sees them all, as before: the Origin is refused with 403.
+        let seen = try Self.raw(server.port, ["POST /api/power HTTP/1.1", "Host: 127.0.0.1:\(server.port)"] + junk.prefix(90)
+                                + ["Origin: http://evil.example", "Content-Type: text/plain", "Content-Length: 3", "Connection: close"],
+                                body: "off")
+        #expect(seen.status == 403, "\(seen.status) \(seen.body)")
+        let fine = try Self.raw(server.port, ["GET /api/state HTTP/1.1", "Host: 127.0.0.1:\(server.port)"] + junk.prefix(90) + ["Connection: close"])
+        #expect(fine.status == 200)
+        #expect(control.commands.isEmpty)
+    }
+
     @Test func aRebindingHostIsNotServed() throws {
         let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }

@@ -134,6 +134,9 @@ private final class Handler: Sendable {
 
     static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 
+    /// Most request headers read (a browser sends about 20); a request with more gets 431.
+    static let maxHeaders = 100
+
     /// Every request header, by lower-case name, repeats kept.
     private func headers(_ connection: OpaquePointer) -> [String: [String]] {
         final class Collected { var headers: [String: [String]] = [:]; var count = 0 }
@@ -143,7 +146,7 @@ private final class Handler: Sendable {
                 guard let context, let key else { return .YES }
                 let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
                 collected.count += 1
-                guard collected.count <= 100 else { return .NO }
+                guard collected.count <= Handler.maxHeaders else { return .NO }
                 collected.headers[String(cString: key).lowercased(), default: []].append(value.map { String(cString: $0) } ?? "")
                 return .YES
             }, Unmanaged.passUnretained(collected).toOpaque())
@@ -162,6 +165,13 @@ private final class Handler: Sendable {
             guard table.started(Handler.key(connection)) else {
                 return send(connection, .error(503, "busy: \(table.limit) connections are open; try again in a moment",
                                                headers: ["Connection": "close", "Retry-After": "1"]))
+            }
+            // A request with more headers than are read is refused whole: past the ones read, a
+            // second Host or Content-Length or a cross-site Origin would go unseen by the guard.
+            let headerCount = MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)
+            if headerCount > Handler.maxHeaders {
+                return send(connection, .error(431, "the request has \(headerCount) headers; at most \(Handler.maxHeaders) are read, "
+                                                    + "so it is refused whole; send fewer"))
             }
             if let length = header(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }),
                length > maxBodyBytes {
