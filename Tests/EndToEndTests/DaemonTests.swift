@@ -475,7 +475,7 @@ import LEDRingNetTesting
         // With the files there, it passes.
         for name in ["no-password", "no-token", "secret"] { try "s3cret\n".write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) }
         try "-----BEGIN CERTIFICATE-----\n".write(toFile: "\(directory)/no-ca.pem", atomically: true, encoding: .utf8)
-        try String(contentsOfFile: file).replacingOccurrences(of: "\"secretFile\": \"\(directory)\"", with: "\"secretFile\": \"\(directory)/secret\"")
+        try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "\"secretFile\": \"\(directory)\"", with: "\"secretFile\": \"\(directory)/secret\"")
             .write(toFile: file, atomically: true, encoding: .utf8)
         let fixed = try LedringProcess.run(["check-config", file])
         #expect(fixed.status == 0, "\(fixed.stderr)")

@@ -103,7 +103,7 @@ struct ReloadWaitTests {
         edited.eventInterval = 0.5
         let changed = edited
         let loop = Thread {
-            box.network.reload(http: changed, mqtt: nil, ringsChanged: false)
+            box.network.reload(http: changed, mqtt: nil)
             box.done.withLock { $0 = true }
         }
         loop.start()

@@ -94,6 +94,52 @@ struct MQTTBridgeTests {
         #expect(!log.contains("otherring"))
     }
 
+    /// A control that shows whatever snapshot the test hands it, as the daemon's remote does.
+    final class SnapshotControl: RingControl {
+        private let shown: Mutex<RingSnapshot>
+        private let observers = ObserverList()
+        init(_ snapshot: RingSnapshot) { shown = Mutex(snapshot) }
+        func submit(_ request: Request) throws(RequestError) {}
+        func snapshot() -> RingSnapshot { shown.withLock { $0 } }
+        func addObserver(_ observer: @escaping @Sendable (RingSnapshot) -> Void) -> ObserverID { observers.add(observer) }
+        func removeObserver(_ id: ObserverID) { observers.remove(id) }
+        func show(_ snapshot: RingSnapshot) {
+            shown.withLock { $0 = snapshot }
+            observers.notify(snapshot)
+        }
+    }
+
+    /// Discovery follows the snapshot, not the moment of connecting: a bridge that connects
+    /// before the daemon's first snapshot (no rings yet; seen in CI under load) publishes each
+    /// ring's entities once the rings are there, and clears a ring's once it is gone.
+    @Test func discoveryFollowsTheRingsTheSnapshotShows() throws {
+        let broker = try MosquittoBroker()
+        func snapshot(_ names: [String]) -> RingSnapshot {
+            var made = RingSnapshot(rings: names.map { RingSnapshot.Ring(name: $0, value: 0, target: 0, spinning: false, leds: []) },
+                                    brightness: 1, power: true)
+            made.looks = ["failed"]
+            return made
+        }
+        let control = SnapshotControl(snapshot([]))
+        let bridge = MQTTBridge(settings: Self.settings(broker), control: control, log: { _ in })
+        try bridge.start()
+        defer { bridge.stop() }
+        #expect(eventually { bridge.isConnected })
+        let move = ["homeassistant/number/test_move/config", "homeassistant/light/test_move/config",
+                    "homeassistant/select/test_move_look/config", "ledring/test/move/state"]
+        let stand = move.map { $0.replacingOccurrences(of: "move", with: "stand") }
+        var retained: [String: String] = [:]
+        #expect(eventually { retained = (try? broker.retainedMessages()) ?? [:]; return retained["homeassistant/light/test/config"] != nil })
+        #expect(!(move + stand).contains { retained[$0] != nil }, "no rings yet: \(retained.keys.sorted())")
+        control.show(snapshot(["move", "stand"]))
+        #expect(eventually { retained = (try? broker.retainedMessages()) ?? [:]; return (move + stand).allSatisfy { retained[$0] != nil } },
+                "the rings' entities: \(retained.keys.sorted())")
+        control.show(snapshot(["move"]))
+        #expect(eventually { retained = (try? broker.retainedMessages()) ?? [:]; return stand.allSatisfy { retained[$0] == nil } },
+                "stand's entities stay: \(retained.keys.sorted())")
+        #expect(move.allSatisfy { retained[$0] != nil }, "\(retained.keys.sorted())")
+    }
+
     @Test func discoveryMessagesAreValid() throws {
         let broker = try MosquittoBroker()
         let (bridge, _) = try Self.bridge(broker)

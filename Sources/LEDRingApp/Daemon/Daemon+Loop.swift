@@ -198,18 +198,16 @@ extension Daemon {
         controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness
-        // The rings or the looks: either changes Home Assistant's entities (a ring's number and
-        // light, its select of looks), so MQTT discovery is published again and the old cleared.
-        let ringsChanged = next.layout.rings.map { $0.name } != config.layout.rings.map { $0.name }
-            || next.layout.looks.map { $0.name } != config.layout.looks.map { $0.name }
         config = next
         sources = sources.carried(to: next.sources, now: now)
         needsFrame = true
         stateDirty = true
         network.updateRings(next.layout)
         network.setSources(next.sources)
-        network.reload(http: next.http, mqtt: next.mqtt, ringsChanged: ringsChanged)
-        publishSnapshot(at: now)
+        // Before the front ends reload: the bridge follows the snapshot, so the new rings and
+        // looks get their Home Assistant entities and the ones gone are cleared from the broker.
+        publishSnapshot(at: now, always: true)
+        network.reload(http: next.http, mqtt: next.mqtt)
         Log.info("reloaded \(path): rings \(next.layout.rings.map { $0.name }.joined(separator: ", ")) (\(next.layout.ledCount) LEDs)")
     }
 }

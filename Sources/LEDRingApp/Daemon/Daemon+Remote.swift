@@ -48,9 +48,12 @@ extension Daemon {
     }
 
     /// The picture as the network front ends see it: values and targets now, the last frame's
-    /// colours (black while the lights are off). Built only while a front end runs.
-    func publishSnapshot(at now: Double) {
-        guard network.isActive else { return }
+    /// colours (black while the lights are off). Built only while a front end runs, or `always`:
+    /// before the front ends start (at start and on a reload), so the MQTT bridge's first connect,
+    /// which may come before the loop's first frame, publishes discovery for these rings and
+    /// looks, not for an empty or an old layout.
+    func publishSnapshot(at now: Double, always: Bool = false) {
+        guard network.isActive || always else { return }
         network.publish(RingSnapshot(controller: controller, frame: renderer.frame, layout: config.layout, at: now))
     }
 }

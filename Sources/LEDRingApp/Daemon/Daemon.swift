@@ -147,6 +147,7 @@ final class Daemon {
         }
         do {
             network.setSources(config.sources)
+            publishSnapshot(at: now, always: true)
             try network.start(http: config.http, mqtt: config.mqtt)
         } catch {
             server.close(at: now)

@@ -102,13 +102,13 @@ final class NetworkFrontEnds {
         }
     }
 
-    /// Applies a reloaded config: a front end whose settings changed (or whose rings changed, for
-    /// MQTT's discovery) is stopped and started again; one that fails to start is logged and left
-    /// off, and the running config of the others stays.
+    /// Applies a reloaded config: a front end whose settings changed is stopped and started again
+    /// (new rings or looks need no restart: the MQTT bridge follows the snapshot); one that fails
+    /// to start is logged and left off, and the running config of the others stays.
     ///
     /// Stopping a front end waits for its threads, and one of them may be waiting for the loop
     /// (which is running this): callers are released first, so the reload never waits on them.
-    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?, ringsChanged: Bool) {
+    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
         remote.releaseWaiters()
         defer { remote.resumeWaiting() }
         if http?.settings != httpSettings {
@@ -123,7 +123,7 @@ final class NetworkFrontEnds {
         // with the same topics) needs a bridge with the new indices.
         let sourcesMoved = bridgeSources.count != mqttSources.count
             || zip(bridgeSources, mqttSources).contains { $0.index != $1.index || $0.topic != $1.topic }
-        if mqtt?.settings != mqttSettings || (ringsChanged && mqtt != nil) || sourcesMoved {
+        if mqtt?.settings != mqttSettings || sourcesMoved {
             let former = mqtt?.retainedTopicsPublished ?? []
             stopMQTT()
             if let mqttSettings {
@@ -241,7 +241,7 @@ final class NetworkFrontEnds {
 
     func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {}
     /// Nothing to reload.
-    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?, ringsChanged: Bool) {}
+    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {}
     /// Nothing is ever queued.
     func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8]) -> Void, then publish: () -> Void) {}
     /// No bridge to subscribe (an MQTT source needs the `mqtt` section, refused here).

@@ -41,9 +41,18 @@ public final class MQTTBridge: Sendable {
     }
 
     private let status = Mutex(Status())
-    /// The payload last published on each state topic (so unchanged state is not sent again);
-    /// cleared on connect so everything is republished.
-    private let published = Mutex<[String: String]>([:])
+    /// What this connection has published: so unchanged state is not sent again, and discovery
+    /// only when the rings or looks change. Emptied on connect, so everything is republished.
+    private struct Published {
+        /// The payload last published on each state topic.
+        var payloads: [String: String] = [:]
+        /// The rings and looks discovery was last published for (nil: not yet).
+        var discoveredFor: (rings: [String], looks: [String])?
+        /// The discovery topics then published.
+        var discoveryTopics: [String] = []
+    }
+
+    private let published = Mutex(Published())
     /// libmosquitto's error messages since the connection thread last took them: the reasons
     /// (OpenSSL's "certificate verify failed", an unloadable key) that its return codes lack.
     private let libraryErrors = Mutex<[String]>([])
@@ -60,7 +69,7 @@ public final class MQTTBridge: Sendable {
     /// this one does not publish get an empty retained payload, which removes the entity from
     /// Home Assistant (a ring taken out of the config, a select once the looks are gone).
     let formerRetained: [String]
-    /// The retained topics (discovery and state) published on the last connect.
+    /// The retained topics (discovery and state) published now.
     private let retainedTopics = Mutex<[String]>([])
 
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
@@ -181,33 +190,10 @@ public final class MQTTBridge: Sendable {
         for filter in sourceTopics where !filters.contains(filter) { filters.append(filter) }
         subscribe(filters)
         _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
-        var retained: [String] = []
-        if settings.discovery {
-            let snapshot = control.snapshot()
-            for message in MQTTDiscovery.messages(settings: settings, rings: snapshot.rings.map(\.name), looks: snapshot.looks) {
-                _ = publish(message)
-                retained.append(message.topic)
-            }
+        published.withLock { shown in
+            shown = Published()
+            sync(control.snapshot(), into: &shown, publish: publish)
         }
-        // The snapshot is taken under the lock that `changed` also takes, so whichever runs last
-        // publishes the newest state (a snapshot taken before the lock could be older than one a
-        // change has just published).
-        published.withLock { cache in
-            cache.removeAll()
-            for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where publish(message) {
-                cache[message.topic] = message.payload
-                if message.retain { retained.append(message.topic) }
-            }
-        }
-        // What the bridge before a reload left retained and this one no longer publishes goes:
-        // an empty retained payload removes it from the broker and the entity from Home Assistant.
-        var removed = 0
-        for topic in formerRetained where !retained.contains(topic) && topic != topics.availability {
-            if publish(MQTTMessage(topic: topic, payload: "", retain: true)) { removed += 1 }
-        }
-        if removed > 0 && !cleared.withLock({ $0 }) { log("removed \(removed) retained topics the reloaded config no longer has") }
-        cleared.withLock { $0 = true }
-        retainedTopics.withLock { $0 = retained }
     }
 
     /// The broker acknowledged the subscriptions: from now on commands arrive.
@@ -302,11 +288,41 @@ public final class MQTTBridge: Sendable {
     private func changed() {
         #if LEDRING_MQTT
         guard status.withLock({ $0.online }), let client = client.withLock({ $0 }) else { return }
-        published.withLock { cache in
-            for message in topics.stateMessages(control.snapshot(), retain: settings.retain) where cache[message.topic] != message.payload {
-                if client.publish(message) { cache[message.topic] = message.payload }
-            }
-        }
+        published.withLock { shown in sync(control.snapshot(), into: &shown, publish: client.publish) }
         #endif
+    }
+
+    /// Brings the broker to `snapshot`: discovery when the rings or looks differ from those it was
+    /// last published for (on connect, always), each state whose payload differs from the one
+    /// last published, and an empty retained payload on every topic retained before (by this
+    /// bridge, or by the bridge before a reload) that is no longer published, which removes the
+    /// entity from Home Assistant. Runs under the `published` lock, so whichever of a connect and
+    /// a change runs last publishes the newest snapshot.
+    ///
+    /// Following the snapshot, not the config the bridge started with, is what keeps discovery
+    /// right when the bridge connects before the daemon's first snapshot (which had no rings).
+    private func sync(_ snapshot: RingSnapshot, into shown: inout Published, publish: (MQTTMessage) -> Bool) {
+        let rings = snapshot.rings.map(\.name)
+        if settings.discovery, shown.discoveredFor?.rings != rings || shown.discoveredFor?.looks != snapshot.looks {
+            shown.discoveryTopics = []
+            for message in MQTTDiscovery.messages(settings: settings, rings: rings, looks: snapshot.looks) where publish(message) {
+                shown.discoveryTopics.append(message.topic)
+            }
+            shown.discoveredFor = (rings, snapshot.looks)
+        }
+        var retained = shown.discoveryTopics
+        for message in topics.stateMessages(snapshot, retain: settings.retain) {
+            if shown.payloads[message.topic] != message.payload, publish(message) { shown.payloads[message.topic] = message.payload }
+            if message.retain { retained.append(message.topic) }
+        }
+        let formerly = retainedTopics.withLock { $0 } + (cleared.withLock { $0 } ? [] : formerRetained)
+        var removed = 0
+        for topic in formerly where !retained.contains(topic) && topic != topics.availability {
+            if publish(MQTTMessage(topic: topic, payload: "", retain: true)) { removed += 1 }
+            shown.payloads[topic] = nil
+        }
+        if removed > 0 { log("removed \(removed) retained topics the reloaded config no longer has") }
+        cleared.withLock { $0 = true }
+        retainedTopics.withLock { $0 = retained }
     }
 }
