@@ -62,19 +62,51 @@ public struct ColorPipeline: Hashable, Sendable {
         return LinearRGB(r: out.r * correction.r * b, g: out.g * correction.g * b, b: out.b * correction.b * b)
     }
 
-    /// The 8-bit drive levels for `c`: rounded to nearest, except that an LED with any light in it
-    /// keeps at least level 1 on its brightest channel (FastLED's `scale8_video` idea, applied per
-    /// LED so a dim colour keeps its hue instead of gaining stray channels).
+    /// The 8-bit drive levels for `c`: rounded to nearest, except for dim LEDs (brightest channel
+    /// below `hueKeepingLevel`), whose channels are each rounded down or up so that the LED keeps
+    /// its hue as far as whole levels allow (`dim`). An LED with any light in it stays lit.
     @inlinable
     public static func quantise(_ c: LinearRGB) -> RGB8 {
         let r = clamp01(c.r) * 255, g = clamp01(c.g) * 255, b = clamp01(c.b) * 255
+        let top = Swift.max(r, Swift.max(g, b))
+        if top > 0 && top < hueKeepingLevel { return dim(r, g, b) }
         // Adding ½ and truncating rounds these non-negative values to nearest without a libm
         // call per channel (`rounded()` is not inlined and was a tenth of the frame's cost).
-        var out = RGB8(r: UInt8(r + 0.5), g: UInt8(g + 0.5), b: UInt8(b + 0.5))
-        if out == .black, r + g + b > 0 {
-            if r >= g && r >= b { out.r = 1 } else if g >= b { out.g = 1 } else { out.b = 1 }
+        return RGB8(r: UInt8(r + 0.5), g: UInt8(g + 0.5), b: UInt8(b + 0.5))
+    }
+
+    /// Below this level of its brightest channel an LED is quantised for hue (`dim`): there one
+    /// step is 1/16 of the level or more, and rounding each channel to nearest turns a dim green
+    /// (0.6, 1.4, 0.2) olive (1, 1, 0) and a dim white red (1, 0, 0).
+    public static let hueKeepingLevel: Float = 16
+
+    /// The levels, each channel rounded down or up (a channel at 0 stays 0, none goes a whole
+    /// step above its exact level, as the current limiter needs), whose colour is nearest in
+    /// chromaticity (the share of each channel in the sum) to the exact one, with a quarter of
+    /// the relative error in the sum added, so that among equal hues the nearer brightness wins.
+    /// (0.6, 1.4, 0.2) gives (1, 2, 0), a green; (0.3, 0.3, 0.3) gives (1, 1, 1), a grey.
+    @inlinable
+    static func dim(_ r: Float, _ g: Float, _ b: Float) -> RGB8 {
+        let sum = r + g + b
+        let cr = r / sum, cg = g / sum, cb = b / sum
+        // Truncating these non-negative levels is rounding down.
+        let lr = Float(UInt8(r)), lg = Float(UInt8(g)), lb = Float(UInt8(b))
+        var best = RGB8.black
+        var bestCost = Float.infinity
+        for k in 0..<8 {
+            let qr = k & 1 != 0 && r > lr ? lr + 1 : lr
+            let qg = k & 2 != 0 && g > lg ? lg + 1 : lg
+            let qb = k & 4 != 0 && b > lb ? lb + 1 : lb
+            let qs = qr + qg + qb
+            guard qs > 0 else { continue }
+            let dr = qr / qs - cr, dg = qg / qs - cg, db = qb / qs - cb
+            let cost = (dr * dr + dg * dg + db * db).squareRoot() + 0.25 * Swift.abs(qs - sum) / sum
+            if cost < bestCost {
+                bestCost = cost
+                best = RGB8(r: UInt8(qr), g: UInt8(qg), b: UInt8(qb))
+            }
         }
-        return out
+        return best
     }
 
     /// The 16-bit drive levels for `c`, rounded to nearest, for outputs with more than 8 bits

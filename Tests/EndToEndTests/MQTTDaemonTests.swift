@@ -211,19 +211,22 @@ import Testing
         #expect(eventually { (try? broker.retained("ledring/e2e/exercise/state"))?.contains(#""look":"passed""#) == true })
     }
 
-    /// OctoPrint's MQTT plugin, as configuration: a progress topic moves the print ring, an event
-    /// topic (retained, as the plugin's are) switches its look, a source that goes quiet turns the
-    /// ring to the spinner and comes back, and junk changes nothing.
+    /// OctoPrint's MQTT plugin, as the README's recipe configures it: a progress topic moves the
+    /// print ring, an event topic (retained, as the plugin's are) switches its look, junk changes
+    /// nothing. Staleness only while printing (issue 25): an idle printer after a failed print
+    /// and a finished print stay in their looks (the LEDs green on every LED, though the ring is
+    /// at 64 %), and a print whose progress stops coming turns to the spinner until it comes.
     @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
                    "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
     func octoPrintStyleSourcesDriveARing() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()
         let path = directory + "/config.json"
+        let stale = 2.0
         try #"""
         {"looks": {"failed": {"gradient": "#ff2020"}, "done": {"gradient": "#20ff60"}},
          "rings": [{"name": "print", "leds": 24, "range": [0, 100]}],
-         "sources": [{"ring": "print", "mqtt": "octoPrint/progress/printing", "value": "/progress", "stale": 1.5},
+         "sources": [{"ring": "print", "mqtt": "octoPrint/progress/printing", "value": "/progress", "stale": \#(stale)},
                      {"ring": "print", "mqtt": "octoPrint/event/#", "state": "/_event",
                       "looks": {"PrintFailed": "failed", "PrintDone": "done", "PrintStarted": "default"}}],
          "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
@@ -245,8 +248,12 @@ import Testing
             return rings.first?["look"] as? String
         }
         #expect(daemon.waitUntil { look() == "failed" }, "the retained event did not count: \(daemon.stderr)")
+        usleep(useconds_t((stale + 1) * 1_000_000))
+        #expect(ring()?.spinning == false && look() == "failed", "an idle printer went stale: \(daemon.stderr)")
 
-        // A recorded stretch of the plugin's progress stream.
+        // A print starts; a recorded stretch of the plugin's progress stream.
+        try broker.publish("octoPrint/event/PrintStarted", #"{"_event": "PrintStarted"}"#)
+        #expect(daemon.waitUntil { look() == nil }, "PrintStarted maps to the ring's own look")
         for (progress, expected) in [(3, 0.03), (27, 0.27), (64, 0.64)] {
             try broker.publish("octoPrint/progress/printing", #"{"location": "local", "path": "cube.gcode", "progress": \#(progress), "_timestamp": 1733000000}"#)
             #expect(daemon.waitUntil { ring()?.target == expected }, "progress \(progress): \(String(describing: ring())) \(daemon.stderr)")
@@ -255,13 +262,17 @@ import Testing
         try broker.publish("octoPrint/progress/printing", "not json")
         #expect(daemon.waitUntil { daemon.stderr.contains("source mqtt octoPrint/progress/printing (ring print): is not JSON") })
         #expect(ring()?.target == 0.64)
-        // Events switch the look; one the map does not name changes nothing.
+        // Done: the look stays however long the printer is quiet, green on every LED.
         try broker.publish("octoPrint/event/PrintDone", #"{"_event": "PrintDone"}"#)
         #expect(daemon.waitUntil { look() == "done" }, "\(daemon.stderr)")
         try broker.publish("octoPrint/event/ZChange", #"{"_event": "ZChange", "new": 0.4}"#)
+        usleep(useconds_t((stale + 1) * 1_000_000))
+        #expect(ring()?.spinning == false && look() == "done", "a finished print went stale: \(daemon.stderr)")
+        let last = try #require(try daemon.frames(ledCount: 24).last)
+        #expect(last.allSatisfy { $0.g > 100 && $0.g > 2 * max($0.r, $0.b) }, "done is green on every LED: \(last.map(\.hex))")
+        // Printing again and quiet for the stale time: the spinner; the next value stops it.
         try broker.publish("octoPrint/event/PrintStarted", #"{"_event": "PrintStarted"}"#)
-        #expect(daemon.waitUntil { look() == nil }, "PrintStarted maps to the ring's own look")
-        // Quiet for 1.5 s: the spinner; the next value stops it.
+        #expect(daemon.waitUntil { look() == nil })
         #expect(daemon.waitUntil { ring()?.spinning == true }, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("ring print shows the spinner until one comes"))
         try broker.publish("octoPrint/progress/printing", #"{"progress": 100}"#)

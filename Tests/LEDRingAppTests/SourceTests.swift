@@ -174,30 +174,65 @@ import Testing
 
     @Test func mqttMessages() {
         var logged: [String] = []
-        var poller = SourcePoller(sources: [
-            SourceConfig(ring: "print", file: nil, range: ValueRange(min: 0, max: 100), stale: 30, mqtt: "octoPrint/progress/printing"),
-            SourceConfig(ring: "print", file: nil, mqtt: "octoPrint/event/#", state: "/_event", looks: ["PrintFailed": "failed", "PrintDone": "done"]),
-        ].map { source in
-            var source = source
-            if source.state == nil { source.value = "/progress" }
-            return source
-        }, now: 0)
-        #expect(poller.nextDeadline == 30, "no file to read: only the stale deadline")
+        var poller = SourcePoller(sources: Self.printer(stale: 30), now: 0)
+        #expect(poller.nextDeadline == nil, "no file to read, and no job running: no deadline")
         func got(_ json: String, _ index: Int, at t: Double) -> [Request] {
             poller.received(Array(json.utf8), source: index, at: t, log: { logged.append($0) })
         }
+        #expect(got(#"{"_event": "PrintStarted"}"#, 1, at: 0.5) == [.look(rings: ["print"], name: "default")])
+        #expect(poller.nextDeadline == 30.5, "a job runs: the stale clock starts")
         #expect(got(#"{"progress": 40}"#, 0, at: 1) == [.set(values: [.init(ring: "print", value: 0.4)], duration: 0.5, curve: .easeInOut)])
         #expect(got(#"{"progress": 40}"#, 0, at: 2).isEmpty)
         #expect(got(#"{"_event": "ZChange"}"#, 1, at: 3).isEmpty)
         #expect(got(#"{"_event": "PrintFailed"}"#, 1, at: 4) == [.look(rings: ["print"], name: "failed")])
         #expect(got(#"{"_event": "PrintFailed"}"#, 1, at: 5).isEmpty)
+        #expect(poller.nextDeadline == nil, "the print failed: nothing more will come, and that is not stale")
         #expect(got("junk", 0, at: 6).isEmpty && got("junk", 0, at: 7).isEmpty)
         #expect(logged.count == 1 && logged[0].hasPrefix("source mqtt octoPrint/progress/printing (ring print): is not JSON"), "\(logged)")
         #expect(got(#"{"other": 1}"#, 0, at: 8).isEmpty)
-        #expect(poller.nextDeadline == 32, "the last good value came at 2")
-        #expect(poller.due(at: 32, read: { _ throws(BoundedFile.Problem) in [] }, log: { logged.append($0) }) == [.spin(rings: ["print"])])
+        #expect(got(#"{"_event": "PrintStarted"}"#, 1, at: 9) == [.look(rings: ["print"], name: "default")])
+        #expect(poller.nextDeadline == 39, "the clock starts with the job, not at the last print's progress (2)")
+        #expect(poller.due(at: 39, read: { _ throws(BoundedFile.Problem) in [] }, log: { logged.append($0) }) == [.spin(rings: ["print"])])
         #expect(got(#"{"progress": 40}"#, 0, at: 40) == [.stop(rings: ["print"]), .set(values: [.init(ring: "print", value: 0.4)], duration: 0.5, curve: .easeInOut)])
         #expect(poller.received([], source: 9, at: 41, log: { _ in }).isEmpty, "an index out of range is ignored")
     }
+
+    /// OctoPrint's recipe: a progress source with `stale` and an event source with looks.
+    static func printer(stale: Double) -> [SourceConfig] {
+        var progress = SourceConfig(ring: "print", file: nil, range: ValueRange(min: 0, max: 100), stale: stale, mqtt: "octoPrint/progress/printing")
+        progress.value = "/progress"
+        let events = SourceConfig(ring: "print", file: nil, mqtt: "octoPrint/event/#", state: "/_event",
+                                  looks: ["PrintStarted": "default", "PrintFailed": "failed", "PrintDone": "done", "PrintPaused": "paused"])
+        return [progress, events]
+    }
+
+    /// Issue 25: printers publish only on change, so a finished, paused or idle printer says
+    /// nothing for hours; that must not turn its ring into the stale spinner. Staleness counts only
+    /// while a job runs, and a job that ends while the ring is stale takes the spinner away.
+    @Test func aPrinterThatIsDoneOrIdleIsNotStale() {
+        var poller = SourcePoller(sources: Self.printer(stale: 120), now: 0)
+        func got(_ json: String, _ index: Int, at t: Double) -> [Request] {
+            poller.received(Array(json.utf8), source: index, at: t, log: { _ in })
+        }
+        func due(at t: Double) -> [Request] { poller.due(at: t, read: { _ throws(BoundedFile.Problem) in [] }, log: { _ in }) }
+        // Idle from the start (a retained progress of the last print, no event yet).
+        #expect(got(#"{"progress": 100}"#, 0, at: 1).count == 1)
+        #expect(due(at: 10_000).isEmpty && poller.nextDeadline == nil, "an idle printer is not stale")
+        // A print runs, then is done: the done look stays however long the printer is quiet.
+        #expect(got(#"{"_event": "PrintStarted"}"#, 1, at: 10_001) == [.look(rings: ["print"], name: "default")])
+        #expect(got(#"{"progress": 50}"#, 0, at: 10_050).count == 1)
+        #expect(got(#"{"_event": "PrintDone"}"#, 1, at: 10_100) == [.look(rings: ["print"], name: "done")])
+        #expect(due(at: 100_000).isEmpty && poller.nextDeadline == nil, "done stays done")
+        // Paused is quiet too.
+        #expect(got(#"{"_event": "PrintStarted"}"#, 1, at: 100_001).count == 1)
+        #expect(got(#"{"_event": "PrintPaused"}"#, 1, at: 100_010) == [.look(rings: ["print"], name: "paused")])
+        #expect(due(at: 200_000).isEmpty)
+        // A print whose progress stops coming is stale; its end stops the spinner, then its look shows.
+        #expect(got(#"{"_event": "PrintStarted"}"#, 1, at: 200_001).count == 1)
+        #expect(due(at: 200_121) == [.spin(rings: ["print"])], "no progress for 2 min while printing")
+        #expect(got(#"{"_event": "PrintFailed"}"#, 1, at: 200_200) == [.stop(rings: ["print"]), .look(rings: ["print"], name: "failed")])
+        #expect(due(at: 300_000).isEmpty)
+    }
+
 }
 

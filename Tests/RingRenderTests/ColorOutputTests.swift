@@ -42,6 +42,49 @@ struct ColorCorrectionTests {
         #expect(close(pipeline.drive(LinearRGB(r: 0.2, g: 0.6, b: 1)), LinearRGB(r: 0.2, g: 0.458516, b: 0.549020), 1e-5))
     }
 
+    /// Issue 25: a dim LED keeps its hue as far as whole levels allow. Rounded to nearest, the
+    /// default exercise track at 500 mA was olive (1, 1, 0), a dim white turned red (1, 0, 0) and
+    /// the stand track (0, 1, 1) lost its blue lead.
+    @Test func dimColoursKeepTheirHue() {
+        func level(_ r: Float, _ g: Float, _ b: Float) -> RGB8 { ColorPipeline.quantise(LinearRGB(r: r / 255, g: g / 255, b: b / 255)) }
+        #expect(level(0.47, 1.2, 0) == RGB8(r: 1, g: 2, b: 0), "the exercise track stays green")
+        #expect(level(0, 1.4, 2.0) == RGB8(r: 0, g: 1, b: 2), "the stand track stays blue-cyan")
+        #expect(level(0.3, 0.3, 0.3) == RGB8(r: 1, g: 1, b: 1), "a dim white stays white")
+        #expect(level(0.2, 0, 0) == RGB8(r: 1, g: 0, b: 0), "a lit LED stays lit")
+        #expect(level(0, 0, 0) == .black)
+        #expect(level(200.4, 3.4, 0.6) == RGB8(r: 200, g: 3, b: 1), "bright LEDs round to nearest")
+    }
+
+    /// The rules the current limiter and a fade rely on, for every colour of the palettes and the
+    /// tracks, from just below `hueKeepingLevel` (16; above it each channel rounds to nearest, and
+    /// at the crossing one channel may step up once, as orange's green does from 3 to 4, where
+    /// (16, 4, 0) is nearer than (16, 3, 0) to (16, 3.45, 0.23) in both hue and light) down to
+    /// nothing in steps of 1/100: no channel above its exact level
+    /// by a whole step or more, a dark channel dark, the brightest channel still the brightest,
+    /// and the LED's light (the sum of its levels) never going up as the colour fades down.
+    @Test func dimQuantisingNeverFlickersAFadeOrExceedsTheLevel() {
+        let colours = [Palette.move, Palette.exercise, Palette.stand].flatMap { [$0.startColor, $0.endColor] }
+            + [Palette.move, Palette.exercise, Palette.stand].map { RingAppearance(gradient: $0).trackColor }
+            + [SRGB.linear(RGB8(r: 255, g: 255, b: 255)), SRGB.linear(RGB8(r: 255, g: 128, b: 32))]
+        for colour in colours {
+            let top = colour.maxChannel
+            var last = Int.max
+            for i in stride(from: 1599, through: 1, by: -1) {
+                let x = colour.scaled(by: Float(i) / 100 / 255 / top)
+                let q = ColorPipeline.quantise(x)
+                let exact = [x.r, x.g, x.b].map { $0 * 255 }, got = [q.r, q.g, q.b].map(Float.init)
+                for k in 0..<3 {
+                    #expect(got[k] < exact[k] + 1, "\(colour) at \(i): channel \(k) \(got[k]) for \(exact[k])")
+                    if exact[k] == 0 { #expect(got[k] == 0) }
+                }
+                #expect(got[exact.firstIndex(of: exact.max()!)!] == got.max(), "\(colour) at \(i): \(q)")
+                let light = Int(q.r) + Int(q.g) + Int(q.b)
+                #expect(light <= last, "\(colour) brightened from \(last) to \(light) fading down at \(i)")
+                last = light
+            }
+        }
+    }
+
     @Test func sixteenBitLevelsRound() {
         #expect(ColorPipeline.quantise16(LinearRGB(r: 1, g: 0.5, b: 0)) == RGB16(r: 65535, g: 32768, b: 0))
         #expect(ColorPipeline.quantise16(LinearRGB(r: .nan, g: 2, b: -1)) == RGB16(r: 0, g: 65535, b: 0))

@@ -9,7 +9,9 @@ import RingRender
 /// the value changed, so a steady battery neither animates nor writes the state file every
 /// minute) and, for a source with a `state`, the look its state maps to. A source with `stale`
 /// that has had no good message for that long puts its ring in the spinner (or a look) and takes
-/// it out again when messages come back. Pure but for the file reads, which the daemon passes in
+/// it out again when messages come back. On a ring with a state source, staleness counts only
+/// while a job runs (the state's latest listed word maps to `default`): printers publish nothing
+/// while idle, paused or done, so a finished print's look stays. Pure but for the file reads, which the daemon passes in
 /// (through the seam); its deadlines join the poll timeout, so a daemon with sources wakes only
 /// when one is due.
 struct SourcePoller {
@@ -26,6 +28,9 @@ struct SourcePoller {
         var lastLook: String?
         /// The last state word, so a notification shows when its state comes, not on every repeat.
         var lastState: String?
+        /// The look the last listed state word maps to, kept through staleness: `default` means a
+        /// job runs, and only then do the ring's sources go stale.
+        var stateLook: String?
         /// The last problem logged, so a missing file is said once, not every read.
         var complaint: String?
     }
@@ -50,7 +55,7 @@ struct SourcePoller {
     /// The next read or stale deadline; nil when there is none.
     var nextDeadline: Double? {
         let deadlines = entries.map { entry -> Double in
-            guard let stale = entry.source.stale, !entry.isStale else { return entry.nextRead }
+            guard let stale = entry.source.stale, !entry.isStale, isRunning(entry.source.ring) else { return entry.nextRead }
             return Swift.min(entry.nextRead, entry.lastGood + stale)
         }
         return deadlines.filter { $0 < Double.infinity }.min()
@@ -125,9 +130,14 @@ struct SourcePoller {
             let duration = source.isPolled ? Swift.min(0.5, source.every / 2) : 0.5
             requests.append(.set(values: [update], duration: duration, curve: .easeInOut))
         }
-        if let state = reading.state, let look = source.looks[state], look != entries[i].lastLook {
-            entries[i].lastLook = look
-            requests.append(.look(rings: [ring], name: look))
+        if let state = reading.state, let look = source.looks[state] {
+            let wasRunning = isRunning(ring)
+            entries[i].stateLook = look
+            requests += jobChanged(ring: ring, from: wasRunning, at: now)
+            if look != entries[i].lastLook {
+                entries[i].lastLook = look
+                requests.append(.look(rings: [ring], name: look))
+            }
         }
         // A notification each time its state comes anew (a repeated state word, e.g. a
         // retained message seen again, does not show it twice).
@@ -148,13 +158,39 @@ struct SourcePoller {
         var requests: [Request] = []
         for i in entries.indices {
             let source = entries[i].source
-            guard let stale = source.stale, !entries[i].isStale, now >= entries[i].lastGood + stale else { continue }
+            guard let stale = source.stale, !entries[i].isStale, isRunning(source.ring), now >= entries[i].lastGood + stale else { continue }
             entries[i].isStale = true
             // A value that comes back must be sent again, even if it is the last one.
             entries[i].lastSent = nil
             log("source \(source.label): no value for \(DurationText.format(stale)); ring \(source.ring) shows "
                 + (source.staleLook.map { "the look \($0)" } ?? "the spinner") + " until one comes")
             requests.append(source.staleLook.map { .look(rings: [source.ring], name: $0) } ?? .spin(rings: [source.ring]))
+        }
+        return requests
+    }
+
+    /// Whether `ring`'s sources can go stale: always, unless a state source feeds the ring; then
+    /// only while its latest listed word maps to `default` (printing, not done, paused or idle).
+    func isRunning(_ ring: String) -> Bool {
+        let states = entries.filter { $0.source.ring == ring && $0.source.state != nil && !$0.source.looks.isEmpty }
+        return states.isEmpty || states.contains { $0.stateLook == "default" }
+    }
+
+    /// A state word came for `ring`: a job that starts starts the stale clocks afresh (the last
+    /// progress may be from the print before); one that ends takes the ring out of staleness
+    /// (the spinner stops, or the stale look gives way) before the state's own look applies.
+    private mutating func jobChanged(ring: String, from wasRunning: Bool, at now: Double) -> [Request] {
+        let running = isRunning(ring)
+        guard running != wasRunning else { return [] }
+        var requests: [Request] = []
+        for k in entries.indices where entries[k].source.ring == ring && entries[k].source.stale != nil {
+            if running {
+                entries[k].lastGood = Swift.max(entries[k].lastGood, now)
+            } else if entries[k].isStale {
+                entries[k].isStale = false
+                entries[k].lastLook = nil
+                requests.append(entries[k].source.staleLook == nil ? .stop(rings: [ring]) : .look(rings: [ring], name: "default"))
+            }
         }
         return requests
     }

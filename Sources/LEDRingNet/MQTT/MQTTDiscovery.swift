@@ -4,6 +4,14 @@ import LEDJSON
 /// `number` entity (a 0…maxPercent % slider) and a JSON-schema `light` (on/off, an RGB colour,
 /// effects, flash and transition: `MQTTRingLight`), with looks a `select` per ring; the whole
 /// device a `light` (on/off and brightness) and a reset `button`.
+///
+/// The lights carry `"color_mode": true` beside `supported_color_modes`, checked against real
+/// Home Assistant cores by `tools/ha-check.sh`: 2024.3 requires the two together (both are
+/// `vol.Inclusive(…, "color_mode")` in `homeassistant/components/mqtt/light/schema_json.py`, and
+/// a light with one alone is refused at discovery); 2024.4 deprecated the flag and 2025.3 stopped
+/// using it, but the discovery schema still takes it (`cv.removed(CONF_COLOR_MODE,
+/// raise_if_present=False)`, a warning in HA's log) and later ones drop unknown keys
+/// (`extra=vol.REMOVE_EXTRA`). Without it, only 2024.4 and later would show the lights.
 public enum MQTTDiscovery {
     /// The retained config messages for `rings` (publish them on every connect; an empty payload
     /// on the same topic would remove an entity).
@@ -72,6 +80,7 @@ public enum MQTTDiscovery {
                 ("state_topic", .string(topics.state(ring))),
                 // No per-ring brightness: Home Assistant then scales the colour it sends.
                 ("brightness", .bool(false)),
+                ("color_mode", .bool(true)),
                 ("supported_color_modes", .array([.string("rgb")])),
                 ("effect", .bool(true)),
                 ("effect_list", .array(MQTTRingLight.effectList(looks: looks).map(JSONValue.string))),
@@ -101,6 +110,7 @@ public enum MQTTDiscovery {
             ("state_topic", .string(topics.status)),
             ("brightness", .bool(true)),
             ("brightness_scale", .integer(100)),
+            ("color_mode", .bool(true)),
             ("supported_color_modes", .array([.string("brightness")])),
         ])
         messages.append(MQTTMessage(topic: "\(settings.discoveryPrefix)/light/\(node)/config",

@@ -6,7 +6,8 @@ import Testing
 /// - `homeassistant/components/mqtt/light/schema_json.py`: `PLATFORM_SCHEMA_JSON` (schema
 ///   `json`, `command_topic` required, `brightness`/`effect` booleans, `brightness_scale` ≥ 1,
 ///   `effect_list` a list of strings, `flash_time_short`/`flash_time_long` positive integers,
-///   the old `rgb`/`hs`/`xy`/`color_temp`/`white_value` flags not combined with color modes),
+///   the old `rgb`/`hs`/`xy`/`color_temp`/`white_value` flags not combined with color modes,
+///   `color_mode` true with `supported_color_modes`, which 2024.3 requires together),
 ///   and `state_received` (`state` read from every state message, `color_mode` only one of the
 ///   supported modes, an `rgb` mode with `color.r/g/b` integers, `effect` as sent);
 /// - `homeassistant/components/light/__init__.py`: `valid_supported_color_modes` (a non-empty
@@ -69,9 +70,13 @@ enum DiscoveryCheck {
         if set.contains("onoff") && set.count > 1 { out.append("onoff must be the only color mode") }
         if set.contains("brightness") && set.count > 1 { out.append("brightness must be the only color mode") }
         if set.contains("white") && set.isDisjoint(with: colorModes) { out.append("white needs a color mode") }
-        for key in ["color_mode", "rgb", "hs", "xy", "color_temp", "white_value"] where object[key] != nil {
+        for key in ["rgb", "hs", "xy", "color_temp", "white_value"] where object[key] != nil {
             out.append("\(key) cannot be combined with supported_color_modes")
         }
+        // Home Assistant 2024.3 refuses supported_color_modes without `"color_mode": true`
+        // (`vol.Inclusive` of the two); later releases take the flag and ignore it. A real HA
+        // core checks this in tools/ha-check.sh; this is the quick check.
+        if object["color_mode"] as? Bool != true { out.append("supported_color_modes needs \"color_mode\": true for Home Assistant 2024.3") }
         if object["effect"] as? Bool == true {
             if let list = object["effect_list"] as? [String] {
                 if list.isEmpty { out.append("effect_list must not be empty") }
