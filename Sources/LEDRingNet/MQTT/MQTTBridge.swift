@@ -69,7 +69,7 @@ public final class MQTTBridge: Sendable {
     /// this one does not publish get an empty retained payload, which removes the entity from
     /// Home Assistant (a ring taken out of the config, a select once the looks are gone).
     let formerRetained: [String]
-    /// The retained topics (discovery and state) published now.
+    /// The discovery topics published now (what a later change or the next bridge clears).
     private let retainedTopics = Mutex<[String]>([])
 
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
@@ -294,9 +294,9 @@ public final class MQTTBridge: Sendable {
 
     /// Brings the broker to `snapshot`: discovery when the rings or looks differ from those it was
     /// last published for (on connect, always), each state whose payload differs from the one
-    /// last published, and an empty retained payload on every topic retained before (by this
-    /// bridge, or by the bridge before a reload) that is no longer published, which removes the
-    /// entity from Home Assistant. Runs under the `published` lock, so whichever of a connect and
+    /// last published, and an empty retained payload on every discovery topic published before
+    /// (by this bridge, or by the bridge before a reload) that is no longer published, which
+    /// removes the entity from Home Assistant. Runs under the `published` lock, so whichever of a connect and
     /// a change runs last publishes the newest snapshot.
     ///
     /// Following the snapshot, not the config the bridge started with, is what keeps discovery
@@ -310,18 +310,20 @@ public final class MQTTBridge: Sendable {
             }
             shown.discoveredFor = (rings, snapshot.looks)
         }
-        var retained = shown.discoveryTopics
-        for message in topics.stateMessages(snapshot, retain: settings.retain) {
-            if shown.payloads[message.topic] != message.payload, publish(message) { shown.payloads[message.topic] = message.payload }
-            if message.retain { retained.append(message.topic) }
+        let retained = shown.discoveryTopics
+        for message in topics.stateMessages(snapshot, retain: settings.retain)
+        where shown.payloads[message.topic] != message.payload && publish(message) {
+            shown.payloads[message.topic] = message.payload
         }
+        // Only discovery is cleared: an empty payload on a state topic reaches the entity before
+        // Home Assistant has finished removing it, and its templates log errors (five lines a
+        // ring, seen with a real HA core); a removed ring's last state is left, read by nobody.
         let formerly = retainedTopics.withLock { $0 } + (cleared.withLock { $0 } ? [] : formerRetained)
         var removed = 0
-        for topic in formerly where !retained.contains(topic) && topic != topics.availability {
+        for topic in formerly where !retained.contains(topic) && topic.hasPrefix(settings.discoveryPrefix + "/") {
             if publish(MQTTMessage(topic: topic, payload: "", retain: true)) { removed += 1 }
-            shown.payloads[topic] = nil
         }
-        if removed > 0 { log("removed \(removed) retained topics the reloaded config no longer has") }
+        if removed > 0 { log("removed \(removed) Home Assistant entities the reloaded config no longer has") }
         cleared.withLock { $0 = true }
         retainedTopics.withLock { $0 = retained }
     }
