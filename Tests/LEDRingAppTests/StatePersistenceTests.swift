@@ -68,4 +68,22 @@ import Testing
         #expect(persistence.deadline == nil && !persistence.failing)
         #expect(persistence.store.load() == .state(third))
     }
+
+    /// Issue 28: the state is never written larger than the next start reads (it would set the
+    /// file aside and lose every value): past the limit it is written without its notifications,
+    /// and the values come back.
+    @Test func aStateTooLargeForTheReaderIsWrittenWithoutItsNotifications() throws {
+        let fake = FakeSystemCalls()
+        fake.addDirectory("/var/lib/ledring")
+        let store = StateStore(path: "/var/lib/ledring/state.json", system: RetryingSystemCalls(fake))
+        var state = SavedState(rings: ["move": 0.25, "stand": 0.75], spinning: [], brightness: 0.5)
+        let key = String(repeating: "k", count: Notice.maxKeyBytes)
+        state.notices = (0..<6000).map { SavedState.SavedNotice(notice: Notice(look: "failed", duration: 60, key: key + "\($0)"), until: 1e9) }
+        #expect(state.json.jsonText.utf8.count > StateStore.maxBytes, "the test needs a state over the limit")
+        try store.save(state)
+        #expect(try fake.readFile("/var/lib/ledring/state.json").count <= StateStore.maxBytes)
+        guard case .state(let loaded) = store.load() else { Issue.record("the written state does not load"); return }
+        #expect(loaded.rings == state.rings && loaded.brightness == 0.5 && loaded.notices.isEmpty)
+    }
+
 }

@@ -166,6 +166,32 @@ import Testing
         #expect(restarted.notices.map { $0.notice.key } == [nil, "c"], "after a restart a key still ends its own")
     }
 
+    /// Issue 28: notifications are capped, so a flood of new keys can neither grow the state
+    /// past what the reader takes nor each frame's work: at most `maxNoticesPerRing` over a ring
+    /// and `maxNotices` in all; the lowest priority goes first, then the oldest; a restart
+    /// from a file with more is held to the same caps.
+    @Test func aFloodOfKeysIsCappedDroppingTheLowestAndOldest() throws {
+        var c = Controller(layout: try Self.layout(), brightness: 1)
+        try Self.apply(&c, "notify move look failed for 1h priority 9 key important", at: 0)
+        for k in 0..<200 { try Self.apply(&c, "notify move color #0000ff for 1h key k\(k)", at: Double(k) / 100) }
+        let keys = c.notices.map { $0.notice.key ?? "" }
+        #expect(c.notices.count == Controller.maxNoticesPerRing)
+        #expect(keys.first == "important", "the highest priority stays")
+        #expect(Array(keys.dropFirst()) == (185..<200).map { "k\($0)" }, "of equal priority the newest stay")
+        #expect(c.droppedNotices == 201 - Controller.maxNoticesPerRing)
+        // Over every ring at once (no rings named): the device-wide cap.
+        for k in 0..<300 { try Self.apply(&c, "notify color #00ff00 for 1h key all\(k)", at: 3) }
+        #expect(c.notices.count <= Controller.maxNotices)
+        #expect(c.names.indices.allSatisfy { i in c.notices.filter { $0.notice.covers(c.names[i]) }.count <= Controller.maxNoticesPerRing })
+        // A state file with thousands (from before the caps) comes back within them.
+        var big = c.saved(wallOffset: 1000)
+        big.notices = (0..<4200).map { SavedState.SavedNotice(notice: Notice(rings: ["stand"], look: "failed", duration: 3600, key: "a\($0)"), until: 5000) }
+        var restarted = Controller(layout: try Self.layout(), brightness: 1)
+        restarted.restore(big, at: 0, wallOffset: 1000)
+        #expect(restarted.notices.count == Controller.maxNoticesPerRing && restarted.droppedNotices == 4200 - Controller.maxNoticesPerRing)
+        #expect(restarted.notices.last?.notice.key == "a4199")
+    }
+
     @Test func badKeysAreRefused() throws {
         var c = Controller(layout: try Self.layout(), brightness: 1)
         let long = String(repeating: "k", count: Notice.maxKeyBytes + 1)

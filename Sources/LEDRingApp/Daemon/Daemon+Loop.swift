@@ -4,6 +4,17 @@ import LEDRingControl
 import RingRender
 
 extension Daemon {
+    /// Says how many notifications the caps dropped since it last said: at once, then at most
+    /// every 10 s while a flood goes on (the count is carried into the next line).
+    func logDroppedNotices(at now: Double) {
+        let dropped = controller.droppedNotices
+        guard dropped > droppedNoticesLogged, now - droppedNoticesLoggedAt >= 10 else { return }
+        droppedNoticesLoggedAt = now
+        Log.info("notifications: dropped \(dropped - droppedNoticesLogged) past the caps (at most \(Controller.maxNotices) at once, "
+                 + "\(Controller.maxNoticesPerRing) over one ring; the lowest priority goes first, then the oldest)")
+        droppedNoticesLogged = dropped
+    }
+
     /// Runs the poll loop until SIGTERM or SIGINT; returns the exit status. Thin on purpose: the
     /// deadlines are `schedule`'s, the sockets `server`'s, the state file `persistence`'s.
     func serve() -> ExitCode {
@@ -24,6 +35,7 @@ extension Daemon {
             }
             commandsEnded(commands.due(at: now), at: now)
             if schedule.frameDue(at: now) { renderFrame(at: now) }
+            logDroppedNotices(at: now)
             if let line = persistence.saveIfDue(at: now, { controller.saved(wallOffset: WallClock.seconds() - now) }) { Log.info(line) }
             server.closeIdleClients(at: now)
 

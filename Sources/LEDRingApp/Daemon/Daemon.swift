@@ -61,6 +61,9 @@ final class Daemon {
     }
     /// Said once: the idle current alone is over budget.
     var overBudgetLogged = false
+    /// The controller's `droppedNotices` when last logged, and when that was.
+    var droppedNoticesLogged = 0
+    var droppedNoticesLoggedAt = -Double.infinity
     /// Frames and errors of outputs replaced by reloads, so `status` counts since start.
     var earlierFrames = 0
     var earlierErrors = 0

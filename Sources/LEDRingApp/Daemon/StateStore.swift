@@ -99,6 +99,19 @@ struct StateStore: Sendable {
             throw SystemError(operation: "saving the state to", path: path, code: EEXIST,
                               fix: "that is not a regular file and is left alone; choose another --state")
         }
+        // What the reader would refuse is never written (a restart would then lose everything):
+        // past the limit, the notifications are left out (they end anyway; values, looks, timers
+        // and switched-off rings are what a restart must keep), and past it even so, nothing.
+        var bytes = Array((state.json.jsonText + "\n").utf8)
+        if bytes.count > StateStore.maxBytes {
+            var lighter = state
+            lighter.notices = []
+            bytes = Array((lighter.json.jsonText + "\n").utf8)
+            guard bytes.count <= StateStore.maxBytes else {
+                throw SystemError(operation: "saving the state to", path: path, code: EFBIG,
+                                  fix: "the state is over \(StateStore.maxBytes) bytes even without notifications, which the next start would refuse; the file there is kept")
+            }
+        }
         let temporary = "\(path).tmp-\(getpid())"
         let fd: Int32
         do {
@@ -107,7 +120,6 @@ struct StateStore: Sendable {
             throw SystemError(operation: "creating", path: temporary, code: error.rawValue,
                               fix: "make \(directory) writable for this user (and remove anything else at that name), or choose another --state")
         }
-        let bytes = Array((state.json.jsonText + "\n").utf8)
         // Until the rename, the previous state file is untouched: any failure (ENOSPC, EIO, EROFS)
         // removes the temp file and leaves the old state in place for the next try.
         do throws(Errno) {

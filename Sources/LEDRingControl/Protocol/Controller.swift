@@ -29,6 +29,17 @@ public struct Controller: Sendable {
     public private(set) var lookSince: [Double]
     /// Notifications not yet expired (or not yet removed by `expire(at:)`), oldest first.
     public private(set) var notices: [ActiveNotice] = []
+    /// How many notifications the caps (`maxNotices`, `maxNoticesPerRing`) have dropped so far,
+    /// for the daemon to log.
+    public private(set) var droppedNotices = 0
+
+    /// At most this many notifications at once, keyed or not; past it the lowest priority goes,
+    /// and of equal priority the oldest. A flood of new keys (an Alertmanager delivery of
+    /// thousands of alerts, a client making keys up) then cannot grow the state file past what
+    /// the reader takes, nor each frame's work.
+    public static let maxNotices = 64
+    /// At most this many over any one ring, dropped the same way.
+    public static let maxNoticesPerRing = 16
     /// Each ring's timer, if it has one.
     public private(set) var timers: [RingTimer?]
     /// Whether each ring is on (`Request.light`); off shows it dark, its value and look kept.
@@ -235,6 +246,27 @@ public struct Controller: Sendable {
         }
         noticeCount += 1
         notices.append(ActiveNotice(notice: notice, since: t, until: t + notice.duration, sequence: noticeCount))
+        trimNotices(rings: notice.rings.isEmpty ? names : notice.rings)
+    }
+
+    /// Drops notifications past the caps: over the whole device, then over each of `rings` (the
+    /// ones a new notification covers), the lowest priority first and of those the oldest (which
+    /// may be the new one itself, if it has the lowest priority).
+    private mutating func trimNotices(rings: [String]) {
+        func dropLowest(among candidates: [Int]) {
+            guard let victim = candidates.min(by: { (notices[$0].notice.priority, notices[$0].sequence)
+                                                     < (notices[$1].notice.priority, notices[$1].sequence) }) else { return }
+            notices.remove(at: victim)
+            droppedNotices += 1
+        }
+        while notices.count > Controller.maxNotices { dropLowest(among: Array(notices.indices)) }
+        for ring in rings {
+            while true {
+                let covering = notices.indices.filter { notices[$0].notice.covers(ring) }
+                guard covering.count > Controller.maxNoticesPerRing else { break }
+                dropLowest(among: covering)
+            }
+        }
     }
 
     /// When the next notification or timer ends: a deadline for the daemon's schedule (no polling).
@@ -438,6 +470,8 @@ public struct Controller: Sendable {
                 noticeCount += 1
                 notices.append(ActiveNotice(notice: s.notice, since: t, until: s.until - wallOffset, sequence: noticeCount))
             }
+            // A file from before the caps (or edited by hand) is held to them too.
+            trimNotices(rings: names)
         }
         for (i, name) in names.enumerated() {
             if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
@@ -483,6 +517,7 @@ public struct Controller: Sendable {
         next.looks = layout.looks
         // Timers and notifications run on; ones naming rings or looks the new config lacks end.
         let lookNames = layout.looks.map { $0.name }
+        next.droppedNotices = droppedNotices
         next.notices = notices.filter { (try? Request.checkedNotice($0.notice, rings: next.names, looks: lookNames)) != nil }
         next.noticeCount = noticeCount
         for (i, name) in next.names.enumerated() {
