@@ -136,6 +136,13 @@ public final class MosquittoBroker {
         guard status == 0 else { throw LoopbackError(description: "mosquitto_pub to \(topic) failed with \(status)") }
     }
 
+    /// Publishes the contents of the file at `path` (`mosquitto_pub -f`: a payload too large to
+    /// be one argument).
+    public func publish(_ topic: String, file path: String) throws {
+        let (status, _) = try run("mosquitto_pub", clientArguments + ["-t", topic, "-f", path, "-q", "1"])
+        guard status == 0 else { throw LoopbackError(description: "mosquitto_pub -f \(path) to \(topic) failed with \(status)") }
+    }
+
     /// The retained (or next) messages on `filter`, `count` of them, within 10 s: "topic payload" lines.
     public func messages(_ filter: String, count: Int = 1) throws -> [(topic: String, payload: String)] {
         let (_, output) = try run("mosquitto_sub", clientArguments + ["-t", filter, "-v", "-C", "\(count)", "-W", "10"])

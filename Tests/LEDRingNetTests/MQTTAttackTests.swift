@@ -42,6 +42,23 @@ struct MQTTAttackTests {
         #expect(lines.contains { $0.contains(#"\nledring: stopping"#) })
     }
 
+    /// Issue 28: a message larger than anything the bridge reads is dropped before it is copied
+    /// (a 100 MB publish peaked at 324 MB), said once, and the next command still works.
+    @Test func anOversizedMessageIsDroppedUncopiedAndSaid() throws {
+        let broker = try MosquittoBroker()
+        let log = MQTTBridgeTests.Log()
+        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        defer { bridge.stop() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledring-big-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: UInt8(ascii: "5"), count: 1 << 20).write(to: URL(fileURLWithPath: path))
+        try broker.publish("ledring/test/move/set", file: path)
+        try broker.publish("ledring/test/stand/set", "0.3")
+        #expect(eventually { control.snapshot().ring(named: "stand")?.target == 0.3 })
+        #expect(log.contains("a message of 1048576 bytes; at most 65536 are read"), "\(log.lines.withLock { $0 })")
+        #expect(control.commands == [.set(["stand": 0.3])])
+    }
+
     @Test func jsonErrorsSayWhereNotNSCocoaErrorDomain() throws {
         let broker = try MosquittoBroker()
         let log = MQTTBridgeTests.Log()

@@ -271,6 +271,18 @@ public final class MQTTBridge: Sendable {
         }
     }
 
+    /// The largest message the bridge copies out of libmosquitto: what a source reads (64 KiB,
+    /// `SourcePoller.maxBytes`) and more than any command takes (16 KiB). Mosquitto lets a
+    /// client publish up to 256 MB; a 100 MB message was copied, then read, before any check
+    /// (324 MB at the peak on a Pi that may have 512 MB).
+    public static let maxMessageBytes = 64 * 1024
+
+    /// A message over `maxMessageBytes` arrived: logged (limited like complaints) and dropped
+    /// without a copy.
+    func receivedOversized(topic: String, bytes: Int) {
+        complain("ignored \(LogText.escaped(topic)): a message of \(bytes) bytes; at most \(MQTTBridge.maxMessageBytes) are read")
+    }
+
     /// Logs a failed connection attempt, limited like complaints.
     func logRetry(_ text: String) {
         let now = MonotonicClock.seconds()

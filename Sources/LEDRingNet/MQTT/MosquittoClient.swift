@@ -107,6 +107,10 @@ final class MosquittoClient: Sendable {
             guard let context, let message, let topic = message.pointee.topic else { return }
             let bridge = Unmanaged<MQTTBridge>.fromOpaque(context).takeUnretainedValue()
             let count = Int(message.pointee.payloadlen)
+            guard count <= MQTTBridge.maxMessageBytes else {
+                bridge.receivedOversized(topic: String(cString: topic), bytes: count)
+                return
+            }
             var payload: [UInt8] = []
             if count > 0, let bytes = message.pointee.payload {
                 payload = Array(UnsafeRawBufferPointer(start: bytes, count: count))
