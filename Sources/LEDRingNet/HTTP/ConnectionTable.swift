@@ -10,6 +10,11 @@ import Glibc
 /// `headerTimeout`, is cut; when the server is full, the oldest
 /// such connection is cut to make room for the new one; event streams have their own quota.
 ///
+/// One host cannot lock the others out by sending bodies slowly (connections each under its
+/// deadline, reconnecting when cut: 51 of 80 probes got 503): when the server is full, a
+/// connection from a host with no more than `peerShare` being served takes the place of the
+/// oldest body still arriving from the host that has the most beyond its share.
+///
 /// Connections are cut with `shutdown(2)` on a duplicate of their socket, taken when they open
 /// and closed when they close, so it can never reach a descriptor the number has been reused for.
 final class ConnectionTable: Sendable {
@@ -25,12 +30,16 @@ final class ConnectionTable: Sendable {
         case stream
         /// Between two requests on a kept-alive connection.
         case idle
+        /// Cut to make room; counts for nothing until libmicrohttpd closes it.
+        case cut
     }
 
     private struct Entry {
         var descriptor: Int32
         var phase: Phase
         var since: Double
+        /// The peer's address (4 or 16 bytes; empty when unknown), so no one host takes the room.
+        var peer: [UInt8]
     }
 
     private struct State {
@@ -47,6 +56,9 @@ final class ConnectionTable: Sendable {
     let headerTimeout: Double
     /// Seconds a connection may sit between requests.
     let idleTimeout: Double
+    /// Requests one host may have served at once and keep when the server is full: a quarter
+    /// of the room, at least 2.
+    var peerShare: Int { Swift.max(2, limit / 4) }
     private let state = Mutex(State())
 
     init(limit: Int, streamLimit: Int, headerTimeout: Double, idleTimeout: Double) {
@@ -59,10 +71,11 @@ final class ConnectionTable: Sendable {
     /// A connection opened on `socket`; when that makes more than `limit`, the oldest connection
     /// that is only waiting (headers or idle) is cut. Returns how many are open.
     @discardableResult
-    func opened(_ key: UInt, socket: Int32, at now: Double = MonotonicClock.seconds()) -> Int {
+    func opened(_ key: UInt, socket: Int32, peer: [UInt8]? = nil, at now: Double = MonotonicClock.seconds()) -> Int {
         let copy = socket >= 0 ? fcntl(socket, F_DUPFD_CLOEXEC, 0) : -1
+        let address = peer ?? ConnectionTable.peerAddress(of: socket)
         return state.withLock { s in
-            s.entries[key] = Entry(descriptor: copy, phase: .headers, since: now)
+            s.entries[key] = Entry(descriptor: copy, phase: .headers, since: now, peer: address)
             if s.entries.count > limit, let oldest = s.entries.filter({ $0.key != key && ($0.value.phase == .headers || $0.value.phase == .idle) })
                 .min(by: { $0.value.since < $1.value.since }) {
                 ConnectionTable.cut(oldest.value.descriptor)
@@ -82,11 +95,23 @@ final class ConnectionTable: Sendable {
     /// the server is full (answer 503).
     func started(_ key: UInt, at now: Double = MonotonicClock.seconds()) -> Bool {
         state.withLock { s in
-            if s.entries[key] != nil {
-                s.entries[key]?.phase = .body
-                s.entries[key]?.since = now
-            }
-            return s.entries.values.filter { $0.phase != .headers && $0.phase != .idle }.count <= limit
+            guard let me = s.entries[key] else { return true }
+            s.entries[key]?.phase = .body
+            s.entries[key]?.since = now
+            func served(_ e: Entry) -> Bool { e.phase == .body || e.phase == .busy || e.phase == .stream }
+            if s.entries.values.filter(served).count <= limit { return true }
+            // Full. A host within its share takes the place of the oldest body still arriving
+            // from the host that has the most beyond its share; otherwise 503.
+            let mine = s.entries.values.filter { served($0) && $0.peer == me.peer }.count
+            guard mine <= peerShare else { return false }
+            var held: [[UInt8]: Int] = [:]
+            for e in s.entries.values where served(e) && e.peer != me.peer { held[e.peer, default: 0] += 1 }
+            guard let hog = held.filter({ $0.value > peerShare }).max(by: { $0.value < $1.value })?.key,
+                  let victim = s.entries.filter({ $0.value.peer == hog && $0.value.phase == .body })
+                      .min(by: { $0.value.since < $1.value.since }) else { return false }
+            ConnectionTable.cut(victim.value.descriptor)
+            s.entries[victim.key]?.phase = .cut
+            return true
         }
     }
 
@@ -131,7 +156,7 @@ final class ConnectionTable: Sendable {
                 switch entry.phase {
                 case .headers, .body: deadline = entry.since + headerTimeout
                 case .idle: deadline = entry.since + idleTimeout + headerTimeout
-                case .busy, .stream: continue
+                case .busy, .stream, .cut: continue
                 }
                 if now > deadline {
                     ConnectionTable.cut(entry.descriptor)
@@ -155,6 +180,26 @@ final class ConnectionTable: Sendable {
     /// Ends the sweeping thread.
     func stop() {
         state.withLock { $0.stopped = true }
+    }
+
+    /// The address bytes of the peer on `socket` (`getpeername(2)`): 4 for IPv4, 16 for IPv6, the
+    /// port left out; empty when it cannot be read.
+    static func peerAddress(of socket: Int32) -> [UInt8] {
+        guard socket >= 0 else { return [] }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) }
+        }
+        guard got == 0 else { return [] }
+        let family = Int32(storage.ss_family)
+        return withUnsafeBytes(of: storage) { raw in
+            switch family {
+            case AF_INET: Array(raw[4..<8])     // sockaddr_in: family, port, then sin_addr
+            case AF_INET6: Array(raw[8..<24])   // sockaddr_in6: family, port, flowinfo, then sin6_addr
+            default: []
+            }
+        }
     }
 
     private static func cut(_ descriptor: Int32) {
