@@ -12,6 +12,12 @@ import Testing
         "{" + top + #", "http": {"port": 0, "webhooks": "# + webhooks + "}}"
     }
 
+    /// GitHub takes any secret, and its docs' own example has spaces (issue 25): accepted inline.
+    @Test func aGitHubSecretWithSpacesIsTaken() throws {
+        let config = try DaemonConfig.parse(Array(Self.config(#"{"github": {"ring": "build", "secret": "It's a Secret to Everybody"}}"#).utf8))
+        #expect(config.http?.webhooks.github?.secret == "It's a Secret to Everybody")
+    }
+
     @Test func theSimpleCaseIsRead() throws {
         let config = try DaemonConfig.parse(Array(Self.config(#"""
         {"github": {"secretFile": "/etc/ledring/github-secret", "ring": "build", "looks": {"success": "passed", "failure": "failed"},
@@ -42,7 +48,9 @@ import Testing
         (#"{"github": {"ring": "build"}}"#, "http.webhooks.github: needs \"secretFile\" (or \"secret\")"),
         (#"{"github": {"ring": "build", "secret": "s", "secretFile": "/s"}}"#, "http.webhooks.github.secretFile: give secret or secretFile, not both"),
         (#"{"github": {"ring": "build", "secretFile": "secret.txt"}}"#, "http.webhooks.github.secretFile: must be an absolute path"),
-        (#"{"github": {"ring": "build", "secret": "two words"}}"#, "http.webhooks.github.secret: must be non-empty without spaces"),
+        (#"{"github": {"ring": "build", "secret": " padded"}}"#, "http.webhooks.github.secret: must be non-empty, without control characters or spaces at its ends"),
+        (#"{"github": {"ring": "build", "secret": "a\tb"}}"#, "http.webhooks.github.secret: must be non-empty, without control characters"),
+        (#"{"alertmanager": {"token": "two words"}}"#, "http.webhooks.alertmanager.token: must be non-empty without spaces"),
         (#"{"github": {"ring": "build", "secret": "s", "running": "busy"}}"#, "http.webhooks.github.running: no look called \"busy\""),
         (#"{"github": {"ring": "build", "secret": "s", "looks": {"success": "green"}}}"#, "http.webhooks.github.looks.success: no look called \"green\""),
         (#"{"github": {"ring": "build", "secret": "s", "looks": {"succeeded": "passed"}}}"#, "http.webhooks.github.looks.succeeded: is not a conclusion"),

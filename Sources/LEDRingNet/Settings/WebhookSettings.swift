@@ -126,7 +126,7 @@ public struct WebhookSettings: Equatable, Sendable {
         }
         var g = GitHub(ring: ring ?? "")
         readSecret(m, at: path, inline: "secret", file: "secretFile", into: &reader, inlineValue: &g.secret, fileValue: &g.secretFile,
-                   why: "GitHub signs each delivery with the webhook's secret")
+                   why: "GitHub signs each delivery with the webhook's secret", spaces: true)
         if let running = reader.string(m["running"], at: at("running")) {
             g.running = running
             if running != "spin" { checkLook(running, at: at("running"), looks: looks, alternative: "\"spin\"", into: &reader) }
@@ -186,13 +186,23 @@ public struct WebhookSettings: Equatable, Sendable {
         return a
     }
 
-    /// A secret given inline or in a file: exactly one of them, without spaces inline.
+    /// A secret given inline or in a file: exactly one of them. Inline it is non-empty, without
+    /// control characters or spaces at its ends (a file's first line is trimmed the same way);
+    /// spaces inside only where `spaces` (GitHub takes any secret: its docs' example is "It's a
+    /// Secret to Everybody"; a bearer token goes in an Authorization header, and has none).
     private static func readSecret(_ m: JSONMembers, at path: String, inline: String, file: String, into reader: inout JSONReader,
-                                   inlineValue: inout String?, fileValue: inout String?, why: String) {
+                                   inlineValue: inout String?, fileValue: inout String?, why: String, spaces: Bool = false) {
         let inlinePath = JSONReader.join(path, inline), filePath = JSONReader.join(path, file)
         inlineValue = reader.string(m[inline], at: inlinePath)
-        if let secret = inlineValue, secret.isEmpty || secret.contains(where: { $0.isWhitespace }) {
-            reader.report(inlinePath, "must be non-empty without spaces")
+        if let secret = inlineValue {
+            if spaces {
+                if secret.isEmpty || secret.first!.isWhitespace || secret.last!.isWhitespace
+                    || secret.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+                    reader.report(inlinePath, "must be non-empty, without control characters or spaces at its ends")
+                }
+            } else if secret.isEmpty || secret.contains(where: { $0.isWhitespace }) {
+                reader.report(inlinePath, "must be non-empty without spaces")
+            }
         }
         fileValue = reader.string(m[file], at: filePath)
         if let f = fileValue, !f.hasPrefix("/") { reader.report(filePath, "must be an absolute path, got \"\(LogText.escaped(f, limit: 60))\"") }
