@@ -82,7 +82,7 @@ done
 # 4. Button and knob: edges injected through the pull attributes reach the rings.
 for line in 5 17 27 22; do pull $line pull-up; done
 rm -f /run/inputs.out
-"$probe" inputs --chip "$label" --button GPIO5 --a 17 --b 27 --push 22 --actions 7 --timeout 90 > /run/inputs.out 2>&1 &
+"$probe" inputs --chip "$label" --button GPIO5 --a 17 --b 27 --push 22 --debounce-ms 50 --actions 7 --timeout 90 > /run/inputs.out 2>&1 &
 pid=$!
 if ! wait_for /run/inputs.out "^ready" $pid; then flunk "inputs never ready: $(cat /run/inputs.out)"; fi
 press() {  # LINE SECONDS: contact to ground for that long, with a bounce on the way down
