@@ -11,9 +11,9 @@ import RingRender
 /// that has had no good message for that long puts its ring in the spinner (or a look) and takes
 /// it out again when messages come back. On a ring with a state source, staleness counts only
 /// while a job runs (the state's latest listed word maps to `default`): printers publish nothing
-/// while idle, paused or done, so a finished print's look stays. Pure but for the file reads, which the daemon passes in
-/// (through the seam); its deadlines join the poll timeout, so a daemon with sources wakes only
-/// when one is due.
+/// while idle, paused or done, so a finished print's look stays. Pure but for the file reads,
+/// which the daemon passes in (through the seam); its deadlines join the poll timeout, so a
+/// daemon with sources wakes only when one is due.
 struct SourcePoller {
     struct Entry: Equatable {
         var source: SourceConfig

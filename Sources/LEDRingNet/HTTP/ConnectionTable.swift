@@ -95,13 +95,15 @@ final class ConnectionTable: Sendable {
     /// the server is full (answer 503).
     func started(_ key: UInt, at now: Double = MonotonicClock.seconds()) -> Bool {
         state.withLock { s in
-            guard let me = s.entries[key] else { return true }
-            s.entries[key]?.phase = .body
-            s.entries[key]?.since = now
+            if s.entries[key] != nil {
+                s.entries[key]?.phase = .body
+                s.entries[key]?.since = now
+            }
             func served(_ e: Entry) -> Bool { e.phase == .body || e.phase == .busy || e.phase == .stream }
             if s.entries.values.filter(served).count <= limit { return true }
             // Full. A host within its share takes the place of the oldest body still arriving
             // from the host that has the most beyond its share; otherwise 503.
+            guard let me = s.entries[key] else { return false }
             let mine = s.entries.values.filter { served($0) && $0.peer == me.peer }.count
             guard mine <= peerShare else { return false }
             var held: [[UInt8]: Int] = [:]

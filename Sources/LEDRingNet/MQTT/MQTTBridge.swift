@@ -41,15 +41,19 @@ public final class MQTTBridge: Sendable {
     }
 
     private let status = Mutex(Status())
-    /// What this connection has published: so unchanged state is not sent again, and discovery
-    /// only when the rings or looks change. Emptied on connect, so everything is republished.
+    /// What this bridge has published: so unchanged state is not sent again, and discovery only
+    /// when the rings or looks change. A connect forgets the payloads and the rings discovery was
+    /// for, so everything is republished; the discovery topics on the broker are kept, to clear
+    /// those the next discovery no longer has.
     private struct Published {
         /// The payload last published on each state topic.
         var payloads: [String: String] = [:]
-        /// The rings and looks discovery was last published for (nil: not yet).
+        /// The rings and looks discovery was last published for (nil: not on this connection).
         var discoveredFor: (rings: [String], looks: [String])?
-        /// The discovery topics then published.
+        /// The discovery topics then published (what a later change or the next bridge clears).
         var discoveryTopics: [String] = []
+        /// Whether `formerRetained` has been cleared on the broker.
+        var formerCleared = false
     }
 
     private let published = Mutex(Published())
@@ -69,8 +73,6 @@ public final class MQTTBridge: Sendable {
     /// this one does not publish get an empty retained payload, which removes the entity from
     /// Home Assistant (a ring taken out of the config, a select once the looks are gone).
     let formerRetained: [String]
-    /// The discovery topics published now (what a later change or the next bridge clears).
-    private let retainedTopics = Mutex<[String]>([])
 
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
     public init(settings: MQTTSettings, control: any RingControl, sourceTopics: [String] = [],
@@ -89,11 +91,10 @@ public final class MQTTBridge: Sendable {
     /// The retained topics this bridge published on its last connect (and any it still has to
     /// clear for its predecessor), for the bridge a reload makes next.
     public var retainedTopicsPublished: [String] {
-        let mine = retainedTopics.withLock { $0 }
-        return mine + formerRetained.filter { !mine.contains($0) && !cleared.withLock { $0 } }
+        published.withLock { shown in
+            shown.discoveryTopics + (shown.formerCleared ? [] : formerRetained.filter { !shown.discoveryTopics.contains($0) })
+        }
     }
-    /// Whether `formerRetained` has been cleared on the broker.
-    private let cleared = Mutex(false)
 
     /// Whether the broker has accepted the connection and the subscriptions (and the connection
     /// has not been lost since), so commands published from now on arrive.
@@ -191,7 +192,8 @@ public final class MQTTBridge: Sendable {
         subscribe(filters)
         _ = publish(MQTTMessage(topic: topics.availability, payload: "online", retain: true))
         published.withLock { shown in
-            shown = Published()
+            shown.payloads = [:]
+            shown.discoveredFor = nil
             sync(control.snapshot(), into: &shown, publish: publish)
         }
     }
@@ -308,13 +310,14 @@ public final class MQTTBridge: Sendable {
     /// last published for (on connect, always), each state whose payload differs from the one
     /// last published, and an empty retained payload on every discovery topic published before
     /// (by this bridge, or by the bridge before a reload) that is no longer published, which
-    /// removes the entity from Home Assistant. Runs under the `published` lock, so whichever of a connect and
-    /// a change runs last publishes the newest snapshot.
+    /// removes the entity from Home Assistant. Runs under the `published` lock, so whichever of a
+    /// connect and a change runs last publishes the newest snapshot.
     ///
     /// Following the snapshot, not the config the bridge started with, is what keeps discovery
     /// right when the bridge connects before the daemon's first snapshot (which had no rings).
     private func sync(_ snapshot: RingSnapshot, into shown: inout Published, publish: (MQTTMessage) -> Bool) {
         let rings = snapshot.rings.map(\.name)
+        let before = shown.discoveryTopics
         if settings.discovery, shown.discoveredFor?.rings != rings || shown.discoveredFor?.looks != snapshot.looks {
             shown.discoveryTopics = []
             for message in MQTTDiscovery.messages(settings: settings, rings: rings, looks: snapshot.looks) where publish(message) {
@@ -322,7 +325,6 @@ public final class MQTTBridge: Sendable {
             }
             shown.discoveredFor = (rings, snapshot.looks)
         }
-        let retained = shown.discoveryTopics
         for message in topics.stateMessages(snapshot, retain: settings.retain)
         where shown.payloads[message.topic] != message.payload && publish(message) {
             shown.payloads[message.topic] = message.payload
@@ -330,13 +332,12 @@ public final class MQTTBridge: Sendable {
         // Only discovery is cleared: an empty payload on a state topic reaches the entity before
         // Home Assistant has finished removing it, and its templates log errors (five lines a
         // ring, seen with a real HA core); a removed ring's last state is left, read by nobody.
-        let formerly = retainedTopics.withLock { $0 } + (cleared.withLock { $0 } ? [] : formerRetained)
+        let formerly = before + (shown.formerCleared ? [] : formerRetained)
         var removed = 0
-        for topic in formerly where !retained.contains(topic) && topic.hasPrefix(settings.discoveryPrefix + "/") {
+        for topic in formerly where !shown.discoveryTopics.contains(topic) && topic.hasPrefix(settings.discoveryPrefix + "/") {
             if publish(MQTTMessage(topic: topic, payload: "", retain: true)) { removed += 1 }
         }
         if removed > 0 { log("removed \(removed) Home Assistant entities the reloaded config no longer has") }
-        cleared.withLock { $0 = true }
-        retainedTopics.withLock { $0 = retained }
+        shown.formerCleared = true
     }
 }
