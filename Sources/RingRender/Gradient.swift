@@ -76,13 +76,24 @@ public struct Gradient: Sendable {
     }
 
     /// The same stops measured over another span.
+    /// The table does not depend on the span, so the copy shares it: a look drawn on 512 rings
+    /// keeps one table, not 512 (12 KB each).
     public func with(span: GradientSpan) -> Gradient {
-        Gradient(validated: stops, span: span, interpolation: interpolation)
+        Gradient(sharing: self, span: span)
     }
 
     /// The same stops blended another way.
     public func with(interpolation: GradientInterpolation) -> Gradient {
         Gradient(validated: stops, span: span, interpolation: interpolation)
+    }
+
+    private init(sharing other: Gradient, span: GradientSpan) {
+        self.stops = other.stops
+        self.span = span
+        self.interpolation = other.interpolation
+        self.table = other.table
+        self.startColor = other.startColor
+        self.endColor = other.endColor
     }
 
     private init(validated stops: [GradientStop], span: GradientSpan, interpolation: GradientInterpolation) {

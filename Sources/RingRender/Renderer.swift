@@ -34,16 +34,20 @@ public struct Renderer: Sendable {
     public private(set) var power: PowerReport = .empty
 
     private let mappers: [ProgressMapper]
-    // Per ring: one mapper per colour zone (empty without zones), and one per look that has a
-    // gradient (nil for a look without), built once so switching either allocates nothing.
+    // Per ring: one mapper per colour zone (empty without zones), built once so switching
+    // allocates nothing.
     private let zoneMappers: [[ProgressMapper]]
     private let zoneEnds: [[Double]]
-    private let lookMappers: [[ProgressMapper?]]
+    // Per ring: the mapper of the look it showed last (nil: none yet, or the look has no
+    // gradient), made when the ring's look changes. Looks are kept once, in the layout and
+    // `extraLooks`, not once per ring: 512 rings × 100 looks used to hold 51 200 mappers and
+    // 650 MB. Making one copies the ring's appearance and shares the look's gradient table, so a
+    // look switch allocates nothing either.
+    private var lookMappers: [(look: Int, mapper: ProgressMapper?)?]
     private var blendScratch: [LinearRGB]
     // Looks made at run time (a notification's colour): a paint's look index past the layout's
-    // looks points here. Rebuilt only when the names change.
+    // looks points here. Replaced only when the names change.
     private var extraLooks: [Look] = []
-    private var extraMappers: [[ProgressMapper?]] = []
     /// Frames per second the frames are shown at: decides which levels are worth dithering
     /// (`TemporalDither.minimumLevel(fps:)`) in `.auto` mode.
     public var framesPerSecond: Double = 30
@@ -70,16 +74,7 @@ public struct Renderer: Sendable {
             }
         }
         self.zoneEnds = layout.rings.map { ring in ring.appearance.zones.map { $0.upTo } }
-        let looks = layout.looks
-        self.lookMappers = layout.rings.map { ring in
-            looks.map { look in
-                look.gradient.map { gradient in
-                    var appearance = ring.appearance
-                    appearance.gradient = gradient.with(span: ring.appearance.gradient.span)
-                    return ProgressMapper(appearance: appearance)
-                }
-            }
-        }
+        self.lookMappers = Array(repeating: nil, count: layout.rings.count)
         self.light = Array(repeating: .black, count: layout.ledCount)
         self.drive = Array(repeating: .black, count: layout.ledCount)
         self.frame = Array(repeating: .black, count: layout.ledCount)
@@ -128,15 +123,25 @@ public struct Renderer: Sendable {
     public mutating func setExtraLooks(_ looks: [Look]) {
         guard looks.map({ $0.name }) != extraLooks.map({ $0.name }) else { return }
         extraLooks = looks
-        extraMappers = layout.rings.map { ring in
-            looks.map { look in
-                look.gradient.map { gradient in
-                    var appearance = ring.appearance
-                    appearance.gradient = gradient.with(span: ring.appearance.gradient.span)
-                    return ProgressMapper(appearance: appearance)
-                }
-            }
+        // A ring showing a run-time look by index may now mean another look.
+        for index in lookMappers.indices where (lookMappers[index]?.look ?? -1) >= layout.looks.count {
+            lookMappers[index] = nil
         }
+    }
+
+    /// Ring `index`'s mapper for look `look` (an index into the layout's looks, then
+    /// `extraLooks`): nil when that look has no gradient. Made only when the ring's look changed.
+    private mutating func lookMapper(ring index: Int, look: Int) -> ProgressMapper? {
+        if let cached = lookMappers[index], cached.look == look { return cached.mapper }
+        let chosen = look < layout.looks.count ? layout.looks[look] : extraLooks[look - layout.looks.count]
+        let ring = layout.rings[index]
+        let mapper = chosen.gradient.map { gradient in
+            var appearance = ring.appearance
+            appearance.gradient = gradient.with(span: ring.appearance.gradient.span)
+            return ProgressMapper(appearance: appearance)
+        }
+        lookMappers[index] = (look, mapper)
+        return mapper
     }
 
     /// Renders one frame with each ring's look (`paints[i]`, missing: none) at time `t`: the
@@ -151,7 +156,8 @@ public struct Renderer: Sendable {
             var level: Float = 1
             let total = layout.looks.count + extraLooks.count
             let look = paint.look.flatMap { $0 >= 0 && $0 < total ? $0 : nil }
-            let lookMapper = look.flatMap { $0 < layout.looks.count ? lookMappers[index][$0] : extraMappers[index][$0 - layout.looks.count] }
+            var lookMapper: ProgressMapper?
+            if let look { lookMapper = self.lookMapper(ring: index, look: look) }
             if let lookMapper {
                 mapper = lookMapper
             } else if !zoneMappers[index].isEmpty, case .progress(let p) = value {

@@ -44,6 +44,28 @@ import Testing
         #expect(problems(#"{"rings":[\#(most)]}"#).isEmpty)
     }
 
+    /// Issue 28: 10 000 looks took 140 MB to run and 28 888 looks in 1 MiB took 372 MB to check
+    /// (a 12 KB gradient table each); zones cost the same. Both are capped, and refused with
+    /// one problem before any is built.
+    @Test func tooManyLooksOrZonesAreRefusedBeforeBuildingThem() {
+        func looks(_ n: Int) -> String {
+            let members = (0..<n).map { #""l\#($0)": {"effect": "pulse"}"# }.joined(separator: ",")
+            return #"{"rings": [{"name": "a", "leds": 8, "look": "l0"}], "looks": {\#(members)}}"#
+        }
+        #expect(problems(looks(DaemonConfig.maxLooks)).isEmpty)
+        let tooMany = problems(looks(DaemonConfig.maxLooks + 1))
+        #expect(tooMany == ["looks: has 257 looks; at most 256 are supported (each costs 12 KB of gradient)"])
+
+        func zones(rings: Int, each: Int) -> String {
+            let list = (0..<each).map { $0 == each - 1 ? ##"{"gradient": "#ff0000"}"## : ##"{"upTo": \##(Double($0 + 1) / Double(each)), "gradient": "#00ff00"}"## }
+            let items = (0..<rings).map { #"{"name": "r\#($0)", "leds": 4, "zones": [\#(list.joined(separator: ","))]}"# }
+            return #"{"rings": [\#(items.joined(separator: ","))]}"#
+        }
+        #expect(problems(zones(rings: 64, each: 4)).isEmpty)
+        let tooManyZones = problems(zones(rings: 65, each: 4))
+        #expect(tooManyZones == ["rings: the rings list 260 colour zones in all; at most 256 are supported (each costs 12 KB of gradient)"])
+    }
+
     @Test func aHugeFileIsRefusedBeforeParsing() throws {
         let path = "/tmp/lr-config-\(UUID().uuidString.prefix(8)).json"
         defer { unlink(path) }

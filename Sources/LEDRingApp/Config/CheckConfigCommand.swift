@@ -19,7 +19,11 @@ enum CheckConfigCommand {
         if !files.isEmpty {
             throw CommandError(files.map { "\(file): \($0)" }.joined(separator: "\n"), code: .config)
         }
-        let rings = config.layout.rings.map { "\($0.name) (\($0.ledCount) LEDs)" }.joined(separator: ", ")
-        return (.ok, "\(file): OK — \(config.layout.ledCount) LEDs: \(rings)\n")
+        // One line a terminal can show: the first rings by name, then how many more.
+        let all = config.layout.rings
+        let named = all.prefix(8).map { "\($0.name) (\($0.ledCount) LEDs)" }.joined(separator: ", ")
+        let rings = all.count > 8 ? named + " and \(all.count - 8) more rings" : named
+        let looks = config.layout.looks.isEmpty ? "" : "; \(config.layout.looks.count) looks"
+        return (.ok, "\(file): OK — \(config.layout.ledCount) LEDs: \(rings)\(looks)\n")
     }
 }

@@ -52,6 +52,10 @@ struct DaemonConfig: Sendable {
     /// fit), and it bounds the memory checking a file can take.
     static let maxFileBytes = 1 << 20
 
+    /// Most looks in one config: each is a gradient table of 12 KB, kept once whatever the number
+    /// of rings (WLED keeps at most 250 presets).
+    static let maxLooks = 256
+
     /// Reads and checks the file at `path`.
     static func load(path: String) throws(ConfigError) -> DaemonConfig {
         func failure(_ message: String) -> ConfigError {
@@ -109,8 +113,9 @@ struct DaemonConfig: Sendable {
                 reader.report("rings", OneShotOptions.explain(error))
             }
         }
-        let looks = readLooks(members["looks"], at: "looks", into: &reader)
-        for (i, ring) in (rings ?? []).enumerated() {
+        let read = readLooks(members["looks"], at: "looks", into: &reader)
+        let looks = read ?? []
+        for (i, ring) in (rings ?? []).enumerated() where read != nil {
             if let look = ring.look, !looks.contains(where: { $0.name == look }) {
                 let known = looks.isEmpty ? "the config has no \"looks\"" : "the looks are \(looks.map { $0.name }.joined(separator: ", "))"
                 reader.report("rings[\(i)].look", "no look called \"\(look)\"; \(known)")
@@ -132,11 +137,16 @@ struct DaemonConfig: Sendable {
 
     /// `"looks": {"failed": {"gradient": "#ff2020", "effect": "pulse", "period": 1.5}, …}`,
     /// shared by every ring; `"fill": "value"` for a look that colours the value, not the ring.
-    static func readLooks(_ value: JSONValue?, at path: String, into reader: inout ConfigReader) -> [Look] {
+    /// nil when there are more than `maxLooks` (refused before any is built).
+    static func readLooks(_ value: JSONValue?, at path: String, into reader: inout ConfigReader) -> [Look]? {
         guard let value else { return [] }
         guard case .object(let members) = value else {
             reader.report(path, "must be an object of named looks, e.g. {\"failed\": {\"gradient\": \"#ff2020\", \"effect\": \"pulse\"}}")
             return []
+        }
+        guard members.pairs.count <= maxLooks else {
+            reader.report(path, "has \(members.pairs.count) looks; at most \(maxLooks) are supported (each costs 12 KB of gradient)")
+            return nil
         }
         var looks: [Look] = []
         for member in members.pairs {

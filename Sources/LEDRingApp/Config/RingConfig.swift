@@ -23,6 +23,9 @@ enum RingConfig {
     /// checking a config takes (each ring's gradient table is 12 KB).
     static let maxRings = 512
 
+    /// Most colour zones in all the rings together: a zone is a gradient table of 12 KB.
+    static let maxZones = 256
+
     /// Every ring in the list; nil when any ring is unusable (the problems say why).
     static func readAll(_ value: JSONValue, at path: String, into reader: inout ConfigReader) -> [RingSpec]? {
         guard let items = reader.array(value, at: path) else { return nil }
@@ -39,6 +42,12 @@ enum RingConfig {
         }
         guard items.count <= RingConfig.maxRings else {
             reader.report(path, "lists \(items.count) rings; at most \(RingConfig.maxRings) are supported (join rings into fewer, longer ones)")
+            return nil
+        }
+        // Each zone has its own 12 KB gradient table: counted before any is built.
+        let zones = items.reduce(0) { $0 + ($1.members?["zones"]?.items?.count ?? 0) }
+        guard zones <= RingConfig.maxZones else {
+            reader.report(path, "the rings list \(zones) colour zones in all; at most \(RingConfig.maxZones) are supported (each costs 12 KB of gradient)")
             return nil
         }
         var rings: [RingSpec] = []
