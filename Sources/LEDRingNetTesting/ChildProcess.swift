@@ -28,8 +28,6 @@ public final class ChildProcess {
         public var signal: Int32?
         public var stdout: String
         public var stderr: String
-        /// Its peak resident memory in kB (`ru_maxrss`).
-        public var peakResidentKilobytes: Int = 0
     }
 
     /// A program that ran past its deadline (it has been killed).
@@ -149,18 +147,12 @@ public final class ChildProcess {
     public var isRunning: Bool {
         if ended != nil { return false }
         var status: Int32 = 0
-        var usage = rusage()
-        let reaped = wait4(pid, &status, WNOHANG, &usage)
+        let reaped = waitpid(pid, &status, WNOHANG)
         guard reaped == pid else { return reaped == 0 }
-        peakResidentKilobytes = Int(usage.ru_maxrss)
         let signal = status & 0x7f
         ended = signal == 0 ? ((status >> 8) & 0xff, nil) : (128 + signal, signal)
         return false
     }
-
-    /// Its own peak resident memory in kB (`ru_maxrss` from `wait4`, not its siblings'), once
-    /// it has ended and been reaped; nil before.
-    public private(set) var peakResidentKilobytes: Int?
 
     /// Its exit status (128 + signal when a signal ended it), nil while it runs.
     public var status: Int32? { isRunning ? nil : ended?.status }
@@ -251,8 +243,7 @@ public final class ChildProcess {
             _ = wait(timeout: 10)
             throw TimedOut(command: command, seconds: timeout, stdout: stdout, stderr: stderr)
         }
-        return Result(status: status, signal: ended?.signal, stdout: stdout, stderr: stderr,
-                      peakResidentKilobytes: peakResidentKilobytes ?? 0)
+        return Result(status: status, signal: ended?.signal, stdout: stdout, stderr: stderr)
     }
 
     struct Failure: Error, CustomStringConvertible {

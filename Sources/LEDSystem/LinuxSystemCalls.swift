@@ -310,6 +310,10 @@ public final class LinuxSystemCalls: SystemCalls {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // Nothing else of the daemon's reaches the program, whether or not it was opened
+        // close-on-exec: a command source's program got the broker's TCP connection (fd 12), on
+        // which it could publish as ledring. glibc 2.34+ (Debian 12 has 2.36).
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -7,8 +7,6 @@ struct LedringProcess {
         var status: Int32
         var stdout: String
         var stderr: String
-        /// Its peak resident memory in kB (`ru_maxrss`).
-        var peakResidentKilobytes: Int = 0
     }
 
     /// The `ledring` executable built next to this test bundle.
@@ -30,8 +28,7 @@ struct LedringProcess {
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     executable: URL = LedringProcess.executable, timeout: Double = 120) throws -> Result {
         let result = try ChildProcess.run(executable.path, arguments, environment: environment, timeout: timeout)
-        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr,
-                      peakResidentKilobytes: result.peakResidentKilobytes)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Each line of `text` decoded as a JSON object.

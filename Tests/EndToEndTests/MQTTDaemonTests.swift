@@ -279,6 +279,42 @@ import Testing
         #expect(daemon.waitUntil { ring().map { !$0.spinning && $0.target == 1 } == true }, "\(String(describing: ring()))")
     }
 
+    /// Issue 28: a command source's program, started while the daemon holds its broker
+    /// connection, the control socket, the signal pipe and the wire, sees only its standard
+    /// descriptors (and `ls`'s own, the directory it lists). It got the broker's TCP connection
+    /// as fd 12, and a PUBLISH written there was ledring's.
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aCommandSourceGetsNoneOfTheDaemonsDescriptors() throws {
+        let broker = try MosquittoBroker()
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        let listing = directory + "/fds.txt"
+        try #"""
+        {"rings": [{"name": "a", "leds": 8}],
+         "sources": [{"ring": "a", "command": ["sh", "-c", "ls -l /proc/self/fd > \#(listing).new && mv \#(listing).new \#(listing); echo 0.5"], "every": 0.5}],
+         "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
+         "mqtt": {"host": "127.0.0.1", "port": \#(broker.port), "device": "e2e", "discovery": false,
+                  "reconnectMin": 1, "reconnectMax": 2, "keepalive": 5}}
+        """#.write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "\(daemon.stderr)")
+        // A listing made after the broker connection was up.
+        try? FileManager.default.removeItem(atPath: listing)
+        #expect(daemon.waitUntil { FileManager.default.fileExists(atPath: listing) }, "\(daemon.stderr)")
+        let text = try String(contentsOfFile: listing, encoding: .utf8)
+        // `ls -l` lines end "N -> target"; the first line is "total 0".
+        let entries = text.split(separator: "\n").compactMap { line -> (Int, String)? in
+            let words = line.split(separator: " ")
+            guard let arrow = words.firstIndex(of: "->"), arrow > 0, let fd = Int(words[arrow - 1]) else { return nil }
+            return (fd, words[(arrow + 1)...].joined(separator: " "))
+        }
+        #expect(entries.map(\.0) == [0, 1, 2, 3], "\(text)")
+        #expect(!text.contains("socket:"), "\(text)")
+        #expect(daemon.waitUntil { (try? daemon.rings()["a"]?.target) == 0.5 }, "\(daemon.stderr)")
+    }
+
     /// A reload that moves an MQTT source to another place in `sources` (same topic, a file
     /// source put before it) must feed the ring the new config names, not the one at its old index.
     @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),

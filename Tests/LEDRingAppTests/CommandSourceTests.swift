@@ -1,3 +1,4 @@
+import CSpidev
 import Glibc
 import LEDRingControl
 import LEDRingTesting
@@ -77,6 +78,32 @@ import Testing
         #expect(Self.text(huge) == "problem: printed over 64 KiB; print only the value")
         let signalled = try Self.runOnce(Self.source(["sh", "-c", "kill -USR1 $$"]), runs: runs)
         #expect(Self.text(signalled) == "problem: was ended by signal \(SIGUSR1)")
+    }
+
+    /// Issue 28: a program gets standard input, output and error and nothing else of the
+    /// daemon's, even a descriptor opened without close-on-exec (libmosquitto's connection to the
+    /// broker is one: a command source's program got it as fd 12 and could publish as ledring).
+    @Test func aCommandInheritsNoOtherDescriptor() throws {
+        let leaky = cledring_open("/dev/null", O_RDONLY, 0)
+        #expect(leaky > 2)
+        defer { Glibc.close(leaky) }
+        #expect(fcntl(leaky, F_GETFD) & FD_CLOEXEC == 0, "the test's descriptor would survive exec")
+        let runs = CommandRuns(system: RetryingSystemCalls(LinuxSystemCalls()))
+        // `ls` itself holds the directory it lists open as the lowest free descriptor, 3.
+        let listed = try Self.runOnce(Self.source(["sh", "-c", "exec ls /proc/self/fd"]), runs: runs)
+        #expect(Self.text(listed) == "0\n1\n2\n3\n")
+    }
+
+    /// `yes` floods its output: it is stopped as soon as it passes the limit, not read until its
+    /// time limit (it was drained at 26 % of a core for the whole of it).
+    @Test func aFloodIsStoppedAtTheLimit() throws {
+        let runs = CommandRuns(system: RetryingSystemCalls(LinuxSystemCalls()), killGrace: 0.3)
+        let flood = try Self.runOnce(Self.source(["yes"], every: 120, timeout: 120), runs: runs, bound: 20)
+        #expect(Self.text(flood) == "problem: printed over 64 KiB; print only the value")
+        #expect(runs.runs.isEmpty && runs.pollEntries.isEmpty, "nothing left open")
+        // One that ignores SIGPIPE and SIGTERM is killed after the grace.
+        let stubborn = Self.source(["sh", "-c", "trap '' PIPE TERM; while :; do echo yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy 2>/dev/null; done"], every: 120, timeout: 120)
+        #expect(Self.text(try Self.runOnce(stubborn, runs: runs, bound: 20)) == "problem: printed over 64 KiB; print only the value")
     }
 
     /// The daemon ignores SIGPIPE; a command must not inherit that, or `yes | head -1` style

@@ -17,6 +17,10 @@
 // for close-on-exec and non-blocking descriptors atomically instead of with a racy fcntl after.
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 extern int pipe2(int fds[2], int flags);
+// posix_spawn_file_actions_addclosefrom_np (glibc 2.34, spawn.h under __USE_MISC, also hidden from
+// Swift's Glibc module): the spawned program gets no descriptor of the daemon's past 0, 1 and 2.
+#include <spawn.h>
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 /// accept4(2) without the peer's address (Unix sockets have none worth reading).
 static inline int cledring_accept4(int fd, int flags) { return accept4(fd, 0, 0, flags); }
 /// open(2) always with a mode: Swift cannot call the variadic `open`, and only Glibc's Swift

@@ -154,8 +154,8 @@ final class CommandRuns {
         runs = []
     }
 
-    /// One read of a ready pipe (poll wakes again while more is there); past `maxBytes` the rest
-    /// is read and dropped. The pipes are blocking, as the child must get them (`O_NONBLOCK` is
+    /// One read of a ready pipe (poll wakes again while more is there); past `maxBytes` the
+    /// output is closed and the program stopped. The pipes are blocking, as the child must get them (`O_NONBLOCK` is
     /// on the open file, which both ends of a dup share: a child handed a non-blocking pipe sees
     /// `EAGAIN` when it fills, and `head` fails on it), so the daemon reads only what poll said is
     /// there, and one read of a ready pipe never blocks.
@@ -165,8 +165,15 @@ final class CommandRuns {
         case .data(count: let n):
             if fd == runs[i].output {
                 let room = SourcePoller.maxBytes - runs[i].printed.count
-                if n > room { runs[i].overflowed = true }
                 runs[i].printed += buffer[0..<Swift.min(n, Swift.max(room, 0))]
+                if n > room {
+                    // Past the limit nothing it prints can be used: its output is closed (a
+                    // writer then gets SIGPIPE) and `due` stops it, rather than reading `yes`
+                    // until its time limit (26 % of a core for the whole of it).
+                    runs[i].overflowed = true
+                    try? system.close(fd)
+                    runs[i].output = -1
+                }
             } else {
                 runs[i].complained += buffer[0..<Swift.min(n, Swift.max(CommandRuns.errorBytes - runs[i].complained.count, 0))]
             }
@@ -180,8 +187,9 @@ final class CommandRuns {
 
     /// SIGTERM at the limit, SIGKILL after the grace.
     private func limit(run i: Int, at now: Double) {
-        if !runs[i].terminated && now >= runs[i].deadline {
+        if !runs[i].terminated && (now >= runs[i].deadline || runs[i].overflowed) {
             runs[i].terminated = true
+            runs[i].deadline = Swift.min(runs[i].deadline, now)
             try? system.signalGroup(runs[i].pid, SIGTERM)
         } else if runs[i].terminated && !runs[i].killed && now >= runs[i].deadline + killGrace {
             runs[i].killed = true
@@ -213,12 +221,12 @@ final class CommandRuns {
     private func outcome(of run: Run, ending: Ending) -> Result<[UInt8], SourcePoller.SourceProblem> {
         let said = CommandRuns.firstLine(run.complained)
         let limit = DurationText.format(run.source.commandTimeout)
+        if run.overflowed { return .failure(.init("printed over \(SourcePoller.maxBytes / 1024) KiB; print only the value")) }
         if run.terminated {
             return .failure(.init("ran past its \(limit) time limit and was stopped; make it quicker or raise \"timeout\" (at most \"every\")"))
         }
         switch ending {
         case .child(.exited(0)):
-            if run.overflowed { return .failure(.init("printed over \(SourcePoller.maxBytes / 1024) KiB; print only the value")) }
             return .success(run.printed)
         case .child(.exited(let code)):
             return .failure(.init("exited with status \(code)" + (said.isEmpty ? "" : ": \(said)")))
