@@ -1,4 +1,4 @@
-/// The parts of `stat(2)` ledring needs: what the node is, which group owns it, how big it is.
+/// The parts of `stat(2)` ledring needs: what the node is, who owns it, how big it is.
 public struct FileStatus: Hashable, Sendable {
     /// True for a character device such as `/dev/spidev0.0`.
     public var isCharacterDevice: Bool
@@ -18,6 +18,8 @@ public struct FileStatus: Hashable, Sendable {
     public var isSymbolicLink: Bool
     /// True for a block device (a disk).
     public var isBlockDevice: Bool
+    /// The owning user id (`st_uid`): a socket in /tmp made by another user is not trusted.
+    public var ownerID: UInt32
 
     /// A regular file: none of the other kinds.
     public var isRegularFile: Bool {
@@ -27,7 +29,7 @@ public struct FileStatus: Hashable, Sendable {
     /// Creates a status value (the fake seam builds these directly).
     public init(isCharacterDevice: Bool = false, isDirectory: Bool = false, groupID: UInt32 = 0, permissions: UInt32 = 0o660,
                 size: Int = 0, isSocket: Bool = false, isFIFO: Bool = false, isSymbolicLink: Bool = false,
-                isBlockDevice: Bool = false) {
+                isBlockDevice: Bool = false, ownerID: UInt32 = 0) {
         self.isCharacterDevice = isCharacterDevice
         self.isDirectory = isDirectory
         self.groupID = groupID
@@ -37,5 +39,6 @@ public struct FileStatus: Hashable, Sendable {
         self.isFIFO = isFIFO
         self.isSymbolicLink = isSymbolicLink
         self.isBlockDevice = isBlockDevice
+        self.ownerID = ownerID
     }
 }

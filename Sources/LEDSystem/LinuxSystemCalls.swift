@@ -124,7 +124,8 @@ public final class LinuxSystemCalls: SystemCalls {
             isSocket: type == cledring_file_socket,
             isFIFO: type == cledring_file_fifo,
             isSymbolicLink: type == cledring_file_symbolicLink,
-            isBlockDevice: type == cledring_file_blockDevice
+            isBlockDevice: type == cledring_file_blockDevice,
+            ownerID: info.st_uid
         )
     }
 

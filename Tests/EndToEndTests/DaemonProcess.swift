@@ -100,6 +100,13 @@ final class DaemonProcess {
     /// Polls `condition` every 20 ms for at most `timeout` seconds (generous: the box is shared).
     @discardableResult
     func waitUntil(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
+        DaemonProcess.poll(timeout: timeout, condition)
+    }
+
+    /// Polls `condition` every 20 ms for at most `timeout` seconds, for processes that are not a
+    /// `DaemonProcess`.
+    @discardableResult
+    static func poll(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }

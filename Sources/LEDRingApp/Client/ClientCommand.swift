@@ -185,6 +185,10 @@ enum ClientCommand {
     /// Sends one line and reads one reply line.
     static func exchange(_ line: String, socket path: String,
                          system: any SystemCalls = RetryingSystemCalls(LinuxSystemCalls())) throws(CommandError) -> String {
+        if let owner = DaemonPaths.squatter(of: path, uid: getuid(), system: system) {
+            throw CommandError("\(path) belongs to user \(owner), not to you: \(DaemonPaths.squatterFix(uid: owner))",
+                               code: .noPermission)
+        }
         let fd: Int32
         do {
             fd = try system.connectUnix(path)

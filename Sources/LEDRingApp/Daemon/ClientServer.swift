@@ -48,7 +48,12 @@ final class ClientServer {
 
     /// Binds and listens on `path` with `mode`. A stale socket from a crashed daemon is replaced;
     /// a live one (another daemon answers) or a non-socket file is left alone and reported.
-    static func listen(on path: String, mode: UInt32, system: any SystemCalls) throws(SystemError) -> Int32 {
+    static func listen(on path: String, mode: UInt32, system: any SystemCalls,
+                       uid: UInt32 = getuid()) throws(SystemError) -> Int32 {
+        if let owner = DaemonPaths.squatter(of: path, uid: uid, system: system) {
+            throw SystemError(operation: "creating the control socket", path: path, code: EADDRINUSE,
+                              fix: "it belongs to user \(owner), not to this user: \(DaemonPaths.squatterFix(uid: owner))")
+        }
         if let info = try? system.lstat(path) {
             guard info.isSocket else {
                 throw SystemError(operation: "creating the control socket", path: path, code: EEXIST,

@@ -1,3 +1,5 @@
+import LEDSystem
+
 /// Where the socket and the state file live when not given: per user under the XDG directories,
 /// system-wide under /run and /var/lib for the service (root or a service user without them).
 enum DaemonPaths {
@@ -20,6 +22,23 @@ enum DaemonPaths {
         if let path = environment["LEDRING_SOCKET"], !path.isEmpty { return path }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/ledring.sock" }
         return uid == 0 ? serviceSocket : "/tmp/ledring-\(uid).sock"
+    }
+
+    /// The user who made the socket at `path` when it is not to be trusted: it lies in a
+    /// directory others may write (the `/tmp` fallback, when there is no `XDG_RUNTIME_DIR`) and
+    /// belongs to neither `uid` nor root. Another user who binds `/tmp/ledring-UID.sock` first
+    /// would otherwise receive this user's requests and answer with made-up rings. `/tmp` is
+    /// sticky, so a socket of one's own there cannot be swapped by anyone else. nil: trusted, or
+    /// nothing there.
+    static func squatter(of path: String, uid: UInt32, system: any SystemCalls) -> UInt32? {
+        guard let node = try? system.lstat(path), node.ownerID != uid, node.ownerID != 0,
+              let directory = try? system.stat(directory(of: path)), directory.permissions & 0o002 != 0 else { return nil }
+        return node.ownerID
+    }
+
+    /// What to do about a socket someone else made: said by the client and the daemon alike.
+    static func squatterFix(uid: UInt32) -> String {
+        "someone else made it, so it is not used; set XDG_RUNTIME_DIR (a login session has it) or pass --socket PATH in a directory only you can write (user \(uid) may remove it: sudo rm it)"
     }
 
     /// The client's socket: like the daemon's, but when the per-user socket does not exist and
