@@ -61,10 +61,10 @@ public final class RecordingRingControl: RingControl {
                 s.refusals.append(error)
                 throw error
             }
-            let outcome = s.controller.apply(request, at: s.now, status: { RecordingRingControl.status })
-            if case .error(let message) = outcome.reply {
-                // Validated above, so only a controller that checks more than `validate` gets here.
-                let error = RequestError(message)
+            do throws(RequestError) {
+                _ = try s.controller.perform(request, at: s.now, status: { RecordingRingControl.status })
+            } catch {
+                // Validated above, so only what `validate` cannot know (a notification's key) gets here.
                 s.refusals.append(error)
                 throw error
             }

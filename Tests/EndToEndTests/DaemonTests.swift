@@ -249,6 +249,12 @@ import LEDRingNetTesting
         let good = try connection.request("set move 0.4")
         #expect(good["ok"] as? Bool == true)
         #expect(try daemon.rings()["move"]?.target == 0.4)
+        // Issue 28: a blank line got no reply, so a client counting replies waited forever.
+        for blank in ["", "  \t "] {
+            let reply = try connection.request(blank)
+            #expect(reply["ok"] as? Bool == false && (reply["error"] as? String)?.hasPrefix("empty request") == true, "\(reply)")
+        }
+        #expect(try connection.request("get")["ok"] as? Bool == true, "in step after the blank lines")
     }
 
     @Test func manyClientsAtOnceAndABoundOnHowMany() throws {
@@ -377,6 +383,28 @@ import LEDRingNetTesting
         #expect(try second.client(["get"]).stdout.contains("stand    100.0 % (target 100.0 %) off"))
         let on = try second.client(["power", "on", "stand"])
         #expect(on.status == 0 && on.stdout.contains("stand    100.0 % (target 100.0 %)\n"), "\(on.stdout)")
+    }
+
+    /// Issue 28: every LED off was forgotten on a restart, so a reboot at night lit them.
+    @Test func everyLEDOffStaysOffAcrossARestart() throws {
+        let first = try DaemonProcess()
+        #expect(try first.client(["set", "move=0.5", "stand=1"]).status == 0)
+        let off = try first.client(["power", "off"])
+        #expect(off.status == 0 && off.stdout.contains("lights off (ledring power on lights them)"), "\(off.stdout) \(off.stderr)")
+        #expect(first.waitUntil { ((try? String(contentsOfFile: first.state, encoding: .utf8)) ?? "").contains(#""power":false"#) })
+        first.send(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        try? FileManager.default.removeItem(atPath: first.dump)
+        let second = try DaemonProcess(directory: first.directory)
+        defer { second.cleanUp() }
+        #expect(second.stderr.contains("lights off, as they were before the restart"), "\(second.stderr)")
+        let get = try second.client(["get"])
+        #expect(get.stdout.contains("stand    100.0 % (target 100.0 %)") && get.stdout.contains("lights off"), "\(get.stdout)")
+        #expect(second.waitUntil { (try? second.frames().last)?.allSatisfy { $0 == .black } == true }, "dark from the first frame")
+        #expect(try second.frames().allSatisfy { $0.allSatisfy { $0 == .black } }, "not one lit frame after the restart")
+        let on = try second.client(["power", "on"])
+        #expect(on.status == 0 && !on.stdout.contains("lights off"), "\(on.stdout)")
+        #expect(second.waitUntil { (try? second.frames().last)?.contains { $0 != .black } == true }, "lit again")
     }
 
     @Test func standardInputTakesTheSameRequests() throws {

@@ -315,6 +315,47 @@ import Testing
         #expect(daemon.waitUntil { (try? daemon.rings()["a"]?.target) == 0.5 }, "\(daemon.stderr)")
     }
 
+    /// Issue 28: a retained state word mapped to a notification showed it again after every
+    /// restart (the broker replays retained messages on subscribing); its look still applies.
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    func aRetainedStateShowsItsNotificationOnceNotAfterEveryRestart() throws {
+        let broker = try MosquittoBroker()
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        try #"""
+        {"rings": [{"name": "build", "leds": 8}], "looks": {"failed": {"gradient": "#ff0000"}},
+         "sources": [{"ring": "build", "mqtt": "ci/state", "state": "/state", "looks": {"failed": "failed"},
+                      "notify": {"failed": {"color": "#0000ff", "for": "1h", "key": "ci"}}}],
+         "output": {"driver": "apa102-spi", "dumpWire": "\#(directory)/wire.bin"},
+         "mqtt": {"host": "127.0.0.1", "port": \#(broker.port), "device": "e2e", "discovery": false,
+                  "reconnectMin": 1, "reconnectMax": 2, "keepalive": 5}}
+        """#.write(toFile: path, atomically: true, encoding: .utf8)
+        func notice(_ daemon: DaemonProcess) -> String? {
+            guard let text = try? daemon.client(["get", "--json"]).stdout, text.contains("\"look\":\"failed\"") else { return nil }
+            return text.contains("\"notice\"") ? "notice" : "none"
+        }
+        var daemon = try DaemonProcess(["--config", path], directory: directory)
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "\(daemon.stderr)")
+        try broker.publish("ci/state", #"{"state": "failed"}"#, retain: true)
+        #expect(daemon.waitUntil { notice(daemon) == "notice" }, "live: the look and the notification \(daemon.stderr)")
+        // The user has seen it and clears it; then the daemon restarts (a reboot, an upgrade).
+        #expect(try daemon.client(["notify", "--clear", "--key", "ci"]).status == 0)
+        #expect(notice(daemon) == "none")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        daemon = try DaemonProcess(["--config", path], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "\(daemon.stderr)")
+        // The broker has replayed the retained word once the look is back.
+        #expect(daemon.waitUntil { notice(daemon) != nil }, "\(daemon.stderr)")
+        usleep(300_000)
+        #expect(notice(daemon) == "none", "the retained word brought its notification back")
+        try broker.publish("ci/state", #"{"state": "passed"}"#)
+        try broker.publish("ci/state", #"{"state": "failed"}"#)
+        #expect(daemon.waitUntil { notice(daemon) == "notice" }, "a live failure is news again \(daemon.stderr)")
+    }
+
     /// A reload that moves an MQTT source to another place in `sources` (same topic, a file
     /// source put before it) must feed the ring the new config names, not the one at its old index.
     @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),

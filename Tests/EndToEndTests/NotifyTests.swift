@@ -77,6 +77,9 @@ import Testing
         let json = try daemon.client(["get", "--json"]).stdout
         #expect(json.contains(##""notice":{"color":"#ff2020","effect":"pulse","key":"disk-full","left":"##), "\(json)")
         #expect(try daemon.client(["notify", "--clear", "--key", "disk-full"]).status == 0)
+        // Issue 28: clearing one that is not showing (again, or a typo) exited 0 as if it had.
+        let again = try daemon.client(["notify", "--clear", "--key", "disk-full"])
+        #expect(again.status == 65 && again.stderr.contains("no notification with that key is showing"), "\(again.status) \(again.stderr)")
         #expect(try !daemon.client(["get"]).stdout.contains("notice"))
     }
 

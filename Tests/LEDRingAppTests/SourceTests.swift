@@ -170,6 +170,13 @@ import Testing
         #expect(got("ZChange", at: 3).isEmpty)
         #expect(got("PrintDone", at: 4).count == 1, "anew after another state")
         #expect(got("Error", at: 5) == [.notify(try #require(source.notices["Error"]))])
+        // Issue 28: a retained state (the broker's replay after a restart) showed its
+        // notification again every time; it is the state as it was, not news.
+        var restarted = SourcePoller(sources: config.sources, now: 0)
+        #expect(restarted.received(Array(#"{"_event": "Error"}"#.utf8), source: 0, retained: true, at: 1, log: { _ in }).isEmpty)
+        #expect(restarted.received(Array(#"{"_event": "Error"}"#.utf8), source: 0, at: 2, log: { _ in }).isEmpty,
+                "the same state live again")
+        #expect(restarted.received(Array(#"{"_event": "PrintDone"}"#.utf8), source: 0, at: 3, log: { _ in }).count == 1)
     }
 
     @Test func mqttMessages() {

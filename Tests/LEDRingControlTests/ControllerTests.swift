@@ -1,3 +1,4 @@
+import LEDJSON
 import RingRender
 import Testing
 @testable import LEDRingControl
@@ -18,7 +19,7 @@ import Testing
     }
 
     func rings(_ reply: Reply) -> [Reply.RingReport] {
-        if case .rings(let rings, _) = reply { return rings }
+        if case .rings(let rings, _, _) = reply { return rings }
         return []
     }
 
@@ -53,16 +54,28 @@ import Testing
         #expect(rings(c.report(at: 1))[0].target == 0)
     }
 
-    @Test func powerOffKeepsTheValuesAndIsNotSaved() throws {
+    /// Issue 28: all LEDs off was lost on a restart, so a reboot at night lit them.
+    @Test func powerOffKeepsTheValuesAndIsSaved() throws {
         var c = controller()
         _ = try apply(&c, "set move 0.5", at: 0)
+        #expect(c.saved.json.jsonText == #"{"rings":{"exercise":0,"move":0.5,"stand":0},"spinning":[]}"#,
+                "lit: the same bytes as before power was saved")
         #expect(try apply(&c, "power off", at: 1).changed)
         #expect(!c.power && rings(c.report(at: 1))[0].target == 0.5)
         #expect(try !apply(&c, "power off", at: 2).changed)
-        #expect(c.saved == SavedState(rings: ["move": 0.5, "exercise": 0, "stand": 0], spinning: [], brightness: nil))
+        var off = SavedState(rings: ["move": 0.5, "exercise": 0, "stand": 0], spinning: [], brightness: nil)
+        off.power = false
+        #expect(c.saved == off)
+        let file = try SavedState(json: c.saved.json)
+        #expect(file == off, "through the file's JSON")
+        var restarted = controller()
+        restarted.restore(file, at: 0)
+        #expect(!restarted.power && rings(restarted.report(at: 0))[0].target == 0.5)
         #expect(!c.carried(to: ["move"]).power)
         _ = try apply(&c, "power on", at: 3)
-        #expect(c.power)
+        #expect(c.power && c.saved.power)
+        let wrong = try JSONValue.parse(#"{"rings":{},"spinning":[],"power":"off"}"#)
+        #expect(throws: JSONProblem.self) { try SavedState(json: wrong) }
     }
 
     @Test func resetAnimatesEveryRingToZeroAndStopsSpinners() throws {

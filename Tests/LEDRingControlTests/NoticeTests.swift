@@ -133,7 +133,7 @@ import Testing
 
     /// Keyed notifications (an alert each): several over the same rings at the same priority
     /// coexist; sending one again renews it (keeping its start and order); `notify clear KEY`
-    /// ends that one only, and ending one that is not there is no error and changes nothing.
+    /// ends that one only, and ending one that is not there changes nothing and says so.
     @Test func keyedNotificationsLiveUntilTheirKeyIsCleared() throws {
         var c = Controller(layout: try Self.layout(), brightness: 1)
         try Self.apply(&c, "notify move look failed for 10s priority 5 key a", at: 0)
@@ -151,7 +151,10 @@ import Testing
         let end = c.apply(try Request.parse("notify clear b"), at: 9.5, status: { fatalError() })
         #expect(end.changed && c.notices.map { $0.notice.key } == ["a", nil, "c"])
         let again = c.apply(.endNotice(key: "b"), at: 9.6, status: { fatalError() })
-        #expect(again.reply.ok && !again.changed, "ending one that is not showing is fine and changes nothing")
+        // Issue 28: `notify --clear --key K` exited 0 when nothing matched (a typo went unseen).
+        #expect(!again.reply.ok && !again.changed, "ending one that is not showing changes nothing and says so")
+        #expect(again.reply == .error("notify --clear --key b: no notification with that key is showing (it ended, was cleared "
+                                      + "or was never sent); ledring get --json shows the ones that are"))
         #expect(c.notice(for: 0, at: 10)?.notice.key == "c")
         // The key travels through the socket's JSON and the state file.
         #expect(try Request.parse(Request.notify(c.notices[2].notice).jsonLine) == .notify(c.notices[2].notice))

@@ -35,14 +35,17 @@ import Testing
         let control = try Self.control()
         var settings = MQTTSettings()
         settings.device = "test"
-        let got = Mutex<[(Int, String)]>([])
+        let got = Mutex<[(Int, String, Bool)]>([])
         let bridge = MQTTBridge(settings: settings, control: control, sourceTopics: ["octoPrint/event/#", "ledring/test/+/set"],
-                                onSource: { k, payload in got.withLock { $0.append((k, String(decoding: payload, as: UTF8.self))) } },
+                                onSource: { k, payload, retained in
+                                    got.withLock { $0.append((k, String(decoding: payload, as: UTF8.self), retained)) }
+                                },
                                 log: { _ in })
         bridge.received(topic: "octoPrint/event/PrintDone", payload: Array("done".utf8), retained: true)
         bridge.received(topic: "octoPrint/progress", payload: Array("5".utf8))
         bridge.received(topic: "ledring/test/move/set", payload: Array("0.5".utf8))
-        #expect(got.withLock { $0.map { "\($0.0) \($0.1)" } } == ["0 done", "1 0.5"])
+        // The retained one says so: its value counts, its notification does not (SourcePoller).
+        #expect(got.withLock { $0.map { "\($0.0) \($0.1) \($0.2)" } } == ["0 done true", "1 0.5 false"])
         #expect(control.controller.states[0].target == 0.5, "our own command topic still sets the ring")
         var subscribed: [String] = []
         bridge.connected(subscribe: { subscribed = $0 }, publish: { _ in true })

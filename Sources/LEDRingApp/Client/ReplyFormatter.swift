@@ -26,6 +26,7 @@ enum ReplyFormatter {
             let width = rows.map { $0.0.count }.max() ?? 0
             var out = rows.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + " " + $0.1 + "\n" }.joined()
             if let brightness = reply["brightness"] { out += "brightness \(percent(brightness))\n" }
+            if reply["power"] == .bool(false) { out += "lights off (ledring power on lights them)\n" }
             return out
         }
         var out = ""

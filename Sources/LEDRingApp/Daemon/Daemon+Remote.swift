@@ -9,16 +9,17 @@ extension Daemon {
             let outcome = controller.apply(request, at: now, status: { status(at: now) })
             if outcome.changed {
                 needsFrame = true
-                // Power is not saved (a restart comes back lit), so it writes no state.
-                if case .power = request {} else { stateDirty = true }
+                stateDirty = true
             } else if case .error(let message) = outcome.reply {
-                // Checked by the remote already; only a reload in between gets here.
-                Log.info("network request refused: \(message)")
+                // Checked by the remote already; only a reload in between gets here, or the end
+                // of a notification that is not showing, which is routine (Alertmanager repeats a
+                // group's resolved alerts in every delivery) and not logged.
+                if case .endNotice = request {} else { Log.info("network request refused: \(message)") }
             }
             followPower(at: now)
-        }, sources: { index, payload in
+        }, sources: { index, payload, retained in
             // An MQTT source's message: the same path as a file source's read.
-            for request in sources.received(payload, source: index, at: now, log: { Log.info($0) }) {
+            for request in sources.received(payload, source: index, retained: retained, at: now, log: { Log.info($0) }) {
                 apply(request, at: now)
             }
         }, then: { publishSnapshot(at: now) })
@@ -37,6 +38,7 @@ extension Daemon {
         if controller.power != on { _ = controller.apply(.power(on), at: now, status: { status(at: now) }) }
         guard on != lightsOn else { return }
         lightsOn = on
+        stateDirty = true
         Log.info(on ? "lights on (\(source))" : "lights off (\(source))")
         if on {
             power.setPower(true)

@@ -3,13 +3,13 @@ import LEDSystem
 import LEDRingControl
 
 extension Daemon {
-    /// The reply to one input line, or nil for a blank line; applies the request.
-    func handle(_ event: LineBuffer.Event, at now: Double) -> String? {
+    /// The reply to one input line, a blank one included (one line in, one reply out, so a
+    /// client that counts replies never waits); applies the request.
+    func handle(_ event: LineBuffer.Event, at now: Double) -> String {
         switch event {
         case .tooLong:
             return ClientServer.tooLongReply
         case .line(let text):
-            if text.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
             let request: Request
             do {
                 request = try Request.parse(text)
@@ -21,7 +21,7 @@ extension Daemon {
             let outcome = controller.apply(request, at: now, status: { status(at: now) })
             if outcome.changed {
                 needsFrame = true
-                if case .power = request {} else { stateDirty = true }
+                stateDirty = true
             }
             followPower(at: now, by: "socket request")
             return outcome.reply.jsonLine
@@ -50,7 +50,10 @@ extension Daemon {
         }
         for event in events {
             stdinLineNumber += 1
-            if let reply = handle(event, at: now), reply.hasPrefix("{\"ok\":false") {
+            // Blank lines on standard input (a script's spacing) are skipped, not complained about.
+            if case .line(let text) = event, text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            let reply = handle(event, at: now)
+            if reply.hasPrefix("{\"ok\":false") {
                 for line in stdinComplaints.admit("standard input line \(stdinLineNumber): \(reply)", at: now) { Log.info(line) }
             }
         }

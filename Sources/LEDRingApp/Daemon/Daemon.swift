@@ -157,7 +157,10 @@ final class Daemon {
             output.close()
             throw error
         }
-        power.setPower(true)
+        // All off before the restart: still off, supply included, until `power on`.
+        lightsOn = controller.power
+        power.setPower(lightsOn)
+        if !lightsOn { Log.info("lights off, as they were before the restart (ledring power on lights them)") }
         let rings = config.layout.rings.map { "\($0.name) \($0.ledCount)" }.joined(separator: ", ")
         Log.info("started: rings \(rings) (\(config.layout.ledCount) LEDs), output \(output.name)"
                  + (output.device.map { " \($0)" } ?? "") + ", socket \(socketPath), state \(store.path)"

@@ -31,8 +31,9 @@ final class DaemonRemote: RingControl {
     private struct Shared: ~Copyable {
         var queue: [Pending] = []
         /// The latest message for each MQTT source (by its index in the config's `sources`): a
-        /// burst collapses into the newest, which is what the ring should show.
-        var sourceMessages: [Int: [UInt8]] = [:]
+        /// burst collapses into the newest, which is what the ring should show. With it, whether
+        /// it was retained.
+        var sourceMessages: [Int: (payload: [UInt8], retained: Bool)] = [:]
         var names: [String]
         /// Rings that take values in their own units, and the looks: what the controller's
         /// `validate` checks besides the names.
@@ -112,10 +113,10 @@ final class DaemonRemote: RingControl {
     }
 
     /// Takes the source messages queued since the last call, by source index.
-    func takeSourceMessages() -> [(index: Int, payload: [UInt8])] {
+    func takeSourceMessages() -> [(index: Int, payload: [UInt8], retained: Bool)] {
         shared.withLock { s in
             defer { s.sourceMessages.removeAll() }
-            return s.sourceMessages.sorted { $0.key < $1.key }.map { (index: $0.key, payload: $0.value) }
+            return s.sourceMessages.sorted { $0.key < $1.key }.map { (index: $0.key, payload: $0.value.payload, retained: $0.value.retained) }
         }
     }
 
@@ -172,10 +173,10 @@ final class DaemonRemote: RingControl {
 
     /// A message for the source at `index` (the MQTT bridge's thread): kept as that source's
     /// latest, and the loop is woken. Nobody waits for it; after `close()` it is dropped.
-    func queueSource(_ index: Int, _ payload: [UInt8]) {
+    func queueSource(_ index: Int, _ payload: [UInt8], retained: Bool = false) {
         let accepted = shared.withLock { s -> Bool in
             guard !s.closed else { return false }
-            s.sourceMessages[index] = payload
+            s.sourceMessages[index] = (payload, retained)
             return true
         }
         if accepted { _ = system.sendAvailable(writeEnd, [1][...], socket: false) }

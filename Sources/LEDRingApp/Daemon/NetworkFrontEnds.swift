@@ -49,14 +49,14 @@ final class NetworkFrontEnds {
     var wakeDescriptor: Int32? { remote.readEnd }
 
     /// Runs `apply` on each request the front ends queued and `source` on each source message
-    /// (index in the config's `sources`, payload), then `publish`, then releases the callers
-    /// waiting for them; nothing when none are queued.
-    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8]) -> Void, then publish: () -> Void) {
+    /// (index in the config's `sources`, payload, whether it was retained), then `publish`, then
+    /// releases the callers waiting for them; nothing when none are queued.
+    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {
         let commands = remote.takeCommands()
         let messages = remote.takeSourceMessages()
         guard !commands.isEmpty || !messages.isEmpty else { return }
         for pending in commands { apply(pending.request) }
-        for message in messages { source(message.index, message.payload) }
+        for message in messages { source(message.index, message.payload, message.retained) }
         publish()
         for pending in commands { pending.done.signal() }
     }
@@ -161,7 +161,7 @@ final class NetworkFrontEnds {
         bridgeSources = mqttSources
         let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
                                 formerRetained: former,
-                                onSource: { [remote] k, payload in remote.queueSource(indices[k], payload) },
+                                onSource: { [remote] k, payload, retained in remote.queueSource(indices[k], payload, retained: retained) },
                                 log: { Log.info("mqtt: " + $0) })
         do throws(MQTTError) {
             try bridge.start()
@@ -243,7 +243,7 @@ final class NetworkFrontEnds {
     /// Nothing to reload.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {}
     /// Nothing is ever queued.
-    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8]) -> Void, then publish: () -> Void) {}
+    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {}
     /// No bridge to subscribe (an MQTT source needs the `mqtt` section, refused here).
     func setSources(_ sources: [SourceConfig]) {}
     /// Nobody to tell.

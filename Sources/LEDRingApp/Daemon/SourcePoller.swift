@@ -99,11 +99,15 @@ struct SourcePoller {
         }
     }
 
-    /// An MQTT message for source `index` (its position in the config's `sources`).
-    mutating func received(_ payload: [UInt8], source index: Int, at now: Double, log: (String) -> Void) -> [Request] {
+    /// An MQTT message for source `index` (its position in the config's `sources`). A retained
+    /// one is the state as it was when published, replayed by the broker on every (re)connect
+    /// and restart: its value and look apply, but not its notification, which was news only
+    /// when it came live (else a retained `failed` would flash the ring after every restart).
+    mutating func received(_ payload: [UInt8], source index: Int, retained: Bool = false, at now: Double,
+                           log: (String) -> Void) -> [Request] {
         guard entries.indices.contains(index) else { return [] }
         do throws(SourceProblem) {
-            return try take(payload, entry: index, at: now, log: log)
+            return try take(payload, entry: index, notifying: !retained, at: now, log: log)
         } catch {
             complain(error, entry: index, log: log)
             return []
@@ -111,7 +115,8 @@ struct SourcePoller {
     }
 
     /// What a good read or message changes; throws (changing nothing) when it says nothing usable.
-    private mutating func take(_ bytes: [UInt8], entry i: Int, at now: Double, log: (String) -> Void) throws(SourceProblem) -> [Request] {
+    private mutating func take(_ bytes: [UInt8], entry i: Int, notifying: Bool = true, at now: Double,
+                               log: (String) -> Void) throws(SourceProblem) -> [Request] {
         let source = entries[i].source
         let ring = source.ring
         let reading = try SourcePoller.reading(from: bytes, source)
@@ -141,7 +146,7 @@ struct SourcePoller {
         }
         // A notification each time its state comes anew (a repeated state word, e.g. a
         // retained message seen again, does not show it twice).
-        if let state = reading.state, state != entries[i].lastState, let notice = source.notices[state] {
+        if notifying, let state = reading.state, state != entries[i].lastState, let notice = source.notices[state] {
             requests.append(.notify(notice))
         }
         if let state = reading.state { entries[i].lastState = state }

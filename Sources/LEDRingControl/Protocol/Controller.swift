@@ -281,7 +281,8 @@ public struct Controller: Sendable {
         }
     }
 
-    private mutating func perform(_ request: Request, at t: Double,
+    /// `apply`, throwing the refusal with its kind instead of answering it.
+    public mutating func perform(_ request: Request, at t: Double,
                                   status: () -> StatusReport) throws(RequestError) -> Outcome {
         try validate(request)
         switch request {
@@ -298,8 +299,13 @@ public struct Controller: Sendable {
         case .endNotice(let key):
             let before = notices.count
             notices.removeAll { $0.notice.key == key }
-            // Ending one that is not showing (already ended, or never seen) is no error.
-            return Outcome(reply: report(at: t), changed: notices.count != before)
+            // One that is not showing (ended, cleared, a typo) is refused, so the sender learns
+            // that nothing was cleared; nothing changes either way.
+            guard notices.count != before else {
+                throw RequestError("notify --clear --key \(Request.shown(key)): no notification with that key is showing "
+                                   + "(it ended, was cleared or was never sent); ledring get --json shows the ones that are",
+                                   kind: .notShowing)
+            }
         case .timer(let ring, let action):
             let i = try Request.index(of: ring, in: names)
             switch action {
@@ -351,7 +357,7 @@ public struct Controller: Sendable {
             brightness = value
             brightnessSetAtRunTime = true
         case .power(let on):
-            // Not saved: a restart comes back lit, as the supply does.
+            // Saved: a reboot at night keeps the LEDs dark.
             let changed = on != power
             power = on
             return Outcome(reply: report(at: t), changed: changed)
@@ -374,7 +380,7 @@ public struct Controller: Sendable {
             report.on = ringsOn[i]
             report.notice = notice(for: i, at: t).map { ShownNotice($0, at: t) }
             return report
-        }, brightness: brightness)
+        }, brightness: brightness, power: power)
     }
 
     /// Whether any ring moves after `t` (a transition, a spinner, an effect or a running timer).
@@ -446,6 +452,7 @@ public struct Controller: Sendable {
         var state = SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil,
                                looks: chosen)
         state.off = names.indices.filter { !ringsOn[$0] }.map { names[$0] }
+        state.power = power
         return state
     }
 
@@ -491,6 +498,7 @@ public struct Controller: Sendable {
             brightness = b
             brightnessSetAtRunTime = true
         }
+        power = saved.power
     }
 
     /// The same values on a new set of rings (after a config reload): rings are matched by name,

@@ -2,8 +2,9 @@ import LEDJSON
 
 /// The answer to one request, sent as one JSON line.
 public enum Reply: Equatable, Sendable {
-    /// The rings after the request (every verb but status and errors answers with these).
-    case rings([RingReport], brightness: Double)
+    /// The rings after the request (every verb but status and errors answers with these), and
+    /// whether the LEDs are lit at all (`power off` darkens every one, values kept).
+    case rings([RingReport], brightness: Double, power: Bool = true)
     /// The daemon's status.
     case status(StatusReport)
     /// The request was refused; nothing changed.
@@ -48,7 +49,7 @@ public enum Reply: Equatable, Sendable {
         switch self {
         case .error(let message):
             return JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).jsonText
-        case .rings(let rings, let brightness):
+        case .rings(let rings, let brightness, let power):
             let list = rings.map { ring in
                 var members: [(String, JSONValue)] = [("name", .string(ring.name)), ("shown", .number(ring.shown)),
                                                       ("target", .number(ring.target)), ("spinning", .bool(ring.spinning))]
@@ -59,7 +60,10 @@ public enum Reply: Equatable, Sendable {
                 if let notice = ring.notice { members.append(("notice", notice.json)) }
                 return JSONValue.object(members)
             }
-            return JSONValue.object([("ok", .bool(true)), ("rings", .array(list)), ("brightness", .number(brightness))]).jsonText
+            var members: [(String, JSONValue)] = [("ok", .bool(true)), ("rings", .array(list)), ("brightness", .number(brightness))]
+            // Only while off, so a lit reply is as before.
+            if !power { members.append(("power", .bool(false))) }
+            return JSONValue.object(members).jsonText
         case .status(let status):
             return status.jsonLine
         }

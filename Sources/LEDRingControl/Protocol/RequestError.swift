@@ -10,6 +10,9 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
         case unknownRing
         /// The request is fine but the rings cannot take it now (the daemon is stopping).
         case unavailable
+        /// It ends a notification that is not showing: nothing to do. A person is told; a sender
+        /// that repeats itself (Alertmanager resends a group's resolved alerts) ignores it.
+        case notShowing
     }
 
     /// What was wrong, with the value and the fix.

@@ -13,6 +13,8 @@ extension SavedState {
             members.append(("looks", .object(looks.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })))
         }
         if !off.isEmpty { members.append(("off", .array(off.map(JSONValue.string)))) }
+        // Only when off, so a state with the lights on is the same bytes as before.
+        if !power { members.append(("power", .bool(false))) }
         if !timers.isEmpty {
             members.append(("timers", .object(timers.sorted { $0.key < $1.key }.map { name, timer in
                 var m: [(String, JSONValue)] = [("start", .number(timer.start)), ("duration", .number(timer.duration)), ("up", .bool(timer.up))]
@@ -86,6 +88,11 @@ extension SavedState {
                 off.append(name)
             }
         case let other?: throw JSONProblem(path: "off", message: "must be a list of ring names, got \(other.shown)")
+        }
+        switch members["power"] {
+        case nil, .null?: break
+        case .bool(let on)?: power = on
+        case let other?: throw JSONProblem(path: "power", message: "must be true or false, got \(other.shown)")
         }
         if case .object(let items)? = members["timers"] {
             for member in items.pairs {

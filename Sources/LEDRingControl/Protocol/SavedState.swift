@@ -15,6 +15,8 @@ public struct SavedState: Equatable, Sendable {
     public var timers: [String: RingTimer] = [:]
     /// Rings switched off (`Request.light`), by name.
     public var off: [String] = []
+    /// False when every LED was switched off (`power off`): a reboot at night keeps them dark.
+    public var power = true
 
     /// A notification in the state file.
     public struct SavedNotice: Equatable, Sendable {

@@ -125,7 +125,7 @@ public struct HTTPRouter: Sendable {
     /// requests, else 400.
     static func refusal(_ error: RequestError) -> HTTPResponse {
         switch error.kind {
-        case .unknownRing: return .error(404, error.message)
+        case .unknownRing, .notShowing: return .error(404, error.message)
         case .unavailable: return .error(503, error.message)
         case .invalid: return .error(400, error.message)
         }

@@ -89,10 +89,18 @@ public struct Webhooks: Sendable {
         return nil
     }
 
-    /// Submits `requests` in order; the snapshot after them, or the first refusal.
+    /// Submits `requests` in order; the snapshot after them, or the first refusal. Ending a
+    /// notification that is not showing is no refusal here: Alertmanager sends a resolved alert
+    /// again with every delivery of its group, and one may have run out its time already.
     static func submit(_ requests: [Request], to control: any RingControl) -> HTTPResponse {
         do throws(RequestError) {
-            for request in requests { try control.submit(request) }
+            for request in requests {
+                do throws(RequestError) {
+                    try control.submit(request)
+                } catch where error.kind == .notShowing {
+                    continue
+                }
+            }
             return .snapshot(control.snapshot())
         } catch {
             return HTTPRouter.refusal(error)

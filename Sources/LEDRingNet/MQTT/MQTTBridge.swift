@@ -26,9 +26,10 @@ public final class MQTTBridge: Sendable {
     /// Its topics.
     public let topics: MQTTTopics
     /// Topic filters whose messages are data for the daemon's sources (the config's `sources`
-    /// with `mqtt`), not commands: each message goes to `onSource` with the filter's index.
+    /// with `mqtt`), not commands: each message goes to `onSource` with the filter's index and
+    /// whether it was retained (the state as it was, replayed on subscribing, not news).
     public let sourceTopics: [String]
-    let onSource: (@Sendable (Int, [UInt8]) -> Void)?
+    let onSource: (@Sendable (Int, [UInt8], Bool) -> Void)?
     let log: @Sendable (String) -> Void
 
     private struct Status: Sendable {
@@ -77,7 +78,7 @@ public final class MQTTBridge: Sendable {
     /// A bridge between `control` and the broker in `settings`; nothing happens until `start()`.
     public init(settings: MQTTSettings, control: any RingControl, sourceTopics: [String] = [],
                 formerRetained: [String] = [],
-                onSource: (@Sendable (Int, [UInt8]) -> Void)? = nil,
+                onSource: (@Sendable (Int, [UInt8], Bool) -> Void)? = nil,
                 log: @escaping @Sendable (String) -> Void = { StandardError.write("ledring mqtt: " + $0 + "\n") }) {
         self.settings = settings
         self.control = control
@@ -244,7 +245,7 @@ public final class MQTTBridge: Sendable {
         if let onSource {
             var taken = false
             for (index, filter) in sourceTopics.enumerated() where MQTTTopics.matches(filter: filter, topic: topic) {
-                onSource(index, payload)
+                onSource(index, payload, retained)
                 taken = true
             }
             if taken && !topics.subscriptions.contains(where: { MQTTTopics.matches(filter: $0, topic: topic) }) { return }
