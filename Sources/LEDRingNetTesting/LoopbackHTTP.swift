@@ -63,7 +63,8 @@ public enum LoopbackHTTP {
         let fd = try connect(port: port, host: host)
         defer { close(fd) }
         let payload = rawBody ?? body.map { Array($0.utf8) } ?? []
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        // `Host: localhost` unless the caller gives its own (a proxy's name, say).
+        var head = "\(method) \(path) HTTP/1.1\r\n" + (headers["Host"] == nil ? "Host: localhost\r\n" : "") + "Connection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         if headers["Content-Length"] == nil && headers["Transfer-Encoding"] == nil && (method == "POST" || !payload.isEmpty) { head += "Content-Length: \(payload.count)\r\n" }
         head += "\r\n"
