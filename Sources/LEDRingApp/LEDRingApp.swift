@@ -62,6 +62,7 @@ public enum LEDRingApp {
         try options.validate()
         let onTerminal = Terminal.stdoutIsTerminal
         let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal)
+        if let warning = command.session.darkBudgetWarning { Terminal.error("ledring: \(warning)") }
         Terminal.installStopHandlers()
         if let kind = options.driver {
             return try driveLEDs(command, kind: kind, options: options)

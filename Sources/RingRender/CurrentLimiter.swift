@@ -135,6 +135,19 @@ public struct CurrentLimiter: Hashable, Sendable {
                            withinBudget: fits(UnsafeBufferPointer(frame)))
     }
 
+    /// When the idle current of `ledCount` LEDs alone takes a whole budget (the total's or an
+    /// output's), so that every frame goes dark: that idle current and the budget. nil when a
+    /// frame can light. Known before the first frame, so it can be said at start.
+    public func idleOverBudget(ledCount: Int) -> (idle: Double, budget: Double)? {
+        let total = model.idle * Double(Swift.max(0, ledCount))
+        if total >= CurrentLimiter.usable(maxMilliamps) { return (total, CurrentLimiter.usable(maxMilliamps)) }
+        for output in outputs {
+            let idle = model.idle * Double(CurrentLimiter.clip(output.leds, to: ledCount).count)
+            if idle >= CurrentLimiter.usable(output.maxMilliamps) { return (idle, CurrentLimiter.usable(output.maxMilliamps)) }
+        }
+        return nil
+    }
+
     /// A budget as a usable number: NaN or negative is 0.
     static func usable(_ budget: Double) -> Double {
         budget >= 0 ? budget : 0

@@ -160,6 +160,30 @@ import LEDRingNetTesting
         #expect(limiter.estimate(frame) <= 200)
     }
 
+    /// A budget the chips' idle current alone takes (52 LEDs at 1 mA against 50 mA) darkens every
+    /// frame: said once, at start, with the fix, by the daemon and the one-shot alike, not once a
+    /// frame and not never.
+    @Test func aBudgetTooSmallToLightAnyLEDIsSaidOnceAtStart() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let daemon = try DaemonProcess(["--driver", "apa102-spi", "--dump-wire", directory + "/wire.bin",
+                                        "--max-milliamps", "50"], directory: directory)
+        defer { daemon.cleanUp() }
+        for value in ["0.3", "0.6", "0.9"] {
+            #expect(try daemon.client(["set", "move=" + value]).status == 0)
+        }
+        #expect(daemon.waitUntil { (try? daemon.frames().count) ?? 0 >= 2 })
+        #expect(try daemon.frames().allSatisfy { $0.allSatisfy { $0 == .black } })
+        let said = daemon.stderr.components(separatedBy: "the LEDs stay dark: their idle current alone (52 mA").count - 1
+        #expect(said == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("raise maxMilliamps (--max-milliamps) above 52"))
+
+        let oneShot = try LedringProcess.run(["--simulate", "--format", "json", "--max-milliamps", "50", "--set", "move=0.5"])
+        #expect(oneShot.status == 0)
+        #expect(oneShot.stderr.components(separatedBy: "the LEDs stay dark").count - 1 == 1, "\(oneShot.stderr)")
+        let lit = try LedringProcess.run(["--simulate", "--format", "json", "--max-milliamps", "500", "--set", "move=0.5"])
+        #expect(!lit.stderr.contains("stay dark"), "\(lit.stderr)")
+    }
+
     @Test func sigtermSendsABlankFrameRemovesTheSocketAndExits0() throws {
         let daemon = try DaemonProcess()
         defer { daemon.cleanUp() }

@@ -92,6 +92,27 @@ struct CurrentLimiterTests {
         #expect(out.report.milliamps == 3)
     }
 
+    /// Said at start: known from the LED count alone, and true exactly when a white frame goes
+    /// black, for the total budget and for each output's.
+    @Test func whetherIdleAloneTakesTheBudgetIsKnownBeforeTheFirstFrame() {
+        let cases: [(CurrentLimiter, Int, (Double, Double)?)] = [
+            (CurrentLimiter(model: .ws2812b, maxMilliamps: 50), 52, (52, 50)),
+            (CurrentLimiter(model: .ws2812b, maxMilliamps: 52), 52, (52, 52)),
+            (CurrentLimiter(model: .ws2812b, maxMilliamps: 200), 52, nil),
+            (CurrentLimiter(model: .ws2812b, maxMilliamps: .nan), 1, (1, 0)),
+            (CurrentLimiter(model: .ws2812b, maxMilliamps: 10_000,
+                            outputs: [.init(leds: 0..<10, maxMilliamps: 100), .init(leds: 10..<20, maxMilliamps: 8)]), 20, (10, 8)),
+            (CurrentLimiter(model: .ws2812b, maxMilliamps: 10_000,
+                            outputs: [.init(leds: 0..<10, maxMilliamps: 100), .init(leds: 10..<40, maxMilliamps: 40)]), 20, nil),
+        ]
+        for (limiter, count, expected) in cases {
+            let said = limiter.idleOverBudget(ledCount: count)
+            #expect(said?.idle == expected?.0 && said?.budget == expected?.1, "\(limiter.maxMilliamps) mA, \(count) LEDs")
+            let dark = limit([LinearRGB](repeating: .white, count: count), limiter).frame.allSatisfy { $0 == .black }
+            #expect(dark == (said != nil), "the warning must say exactly when frames go dark: \(count) LEDs")
+        }
+    }
+
     @Test func eachOutputKeepsItsOwnBudget() {
         let drive = [LinearRGB](repeating: .white, count: 20)
         let limiter = CurrentLimiter(model: .ws2812b, maxMilliamps: 10_000,

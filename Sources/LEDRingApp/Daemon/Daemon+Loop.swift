@@ -122,11 +122,6 @@ extension Daemon {
         let frame = session.render(controller, at: now, animating: spacing == 0)
         output.show(lightsOn ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
-        if !renderer.power.withinBudget && !overBudgetLogged {
-            Log.info("idle current alone (\(Int(renderer.power.idleMilliamps)) mA) exceeds maxMilliamps "
-                     + "\(Int(renderer.limiter.maxMilliamps)): the LEDs stay dark; raise maxMilliamps")
-            overBudgetLogged = true
-        }
         // Dithered LEDs between two levels need more frames to show their average: keep
         // refreshing, at a low rate, only while that holds (dither "on"; "auto" stops when still).
         let refresh = !animating && renderer.needsRefresh
@@ -210,6 +205,7 @@ extension Daemon {
         controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
         session.brightness = controller.brightness
+        if let warning = session.darkBudgetWarning { Log.info(warning) }
         config = next
         sources = sources.carried(to: next.sources, now: now)
         needsFrame = true

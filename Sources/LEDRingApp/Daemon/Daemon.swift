@@ -60,7 +60,6 @@ final class Daemon {
         set { if newValue { persistence.changed() } }
     }
     /// Said once: the idle current alone is over budget.
-    var overBudgetLogged = false
     /// The controller's `droppedNotices` when last logged, and when that was.
     var droppedNoticesLogged = 0
     var droppedNoticesLoggedAt = -Double.infinity
@@ -129,6 +128,7 @@ final class Daemon {
         }
         session = Daemon.makeSession(config: config, output: outputSettings, options: options)
         session.brightness = controller.brightness
+        if let warning = session.darkBudgetWarning { Log.info(warning) }
         output = try Daemon.makeOutput(settings: outputSettings, session: session, at: now)
         selectedRing = config.gpio.encoder?.ring ?? config.layout.rings.first?.name ?? ""
         let usesGPIO = config.gpio.power != nil || config.gpio.button != nil || config.gpio.encoder != nil

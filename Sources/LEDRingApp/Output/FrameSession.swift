@@ -31,6 +31,17 @@ struct FrameSession {
         renderer.framesPerSecond = settings.fps
     }
 
+    /// Said once, at start, when the budget cannot light a single LED: the chips' idle current
+    /// alone takes all of it (`--max-milliamps 50` on 52 LEDs), so every frame would be black
+    /// without a word. nil when frames can light.
+    var darkBudgetWarning: String? {
+        guard let (idle, budget) = renderer.limiter.idleOverBudget(ledCount: layout.ledCount) else { return nil }
+        let perLED = renderer.limiter.model.idle
+        return "the LEDs stay dark: their idle current alone (\(Int(idle.rounded(.up))) mA, \(layout.ledCount) LEDs at "
+            + "\(perLED) mA) takes the whole \(Int(budget)) mA budget; raise maxMilliamps (--max-milliamps) above "
+            + "\(Int(idle.rounded(.up))), e.g. to \(Int(CurrentLimiter.piFivePinMilliamps)) on the Pi's 5 V pin"
+    }
+
     /// Whether frames go out with APA102 high dynamic range.
     var usesHDR: Bool { renderer.wideFrame }
 
