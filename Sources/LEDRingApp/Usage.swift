@@ -42,7 +42,7 @@ enum Usage {
       --highlight H         the head's lift towards white, 0…1 (default 0.2)
 
     HARDWARE
-      --driver KIND         ws2812-spi, sk6812-spi, sk6812w-spi, apa102-spi, sk9822-spi, leds-pio,
+      --driver KIND         ws2812-spi, ws2813-spi, sk6812-spi, sk6812w-spi, apa102-spi, sk9822-spi, leds-pio,
                             apa102-gpio, sk9822-gpio (APA102/SK9822 clocked on any two GPIO lines)
       --gpio-data L, --gpio-clock L   the lines for *-gpio drivers (offset like 23 or name like GPIO23)
       --gpio-chip LABEL     the GPIO chip's label (default: the board's, e.g. pinctrl-bcm2711)

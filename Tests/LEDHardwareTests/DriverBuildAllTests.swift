@@ -78,6 +78,25 @@ import Testing
         }
     }
 
+    /// The WS2813's datasheet asks for a 300 µs low to latch, 20 µs more than a WS2812B-V5's:
+    /// `ws2813-spi` sends it on every board's real clock, `ws2812-spi` stays at 280.
+    @Test func ws2813LatchesAfterItsOwnResetTimeOnTheWire() throws {
+        for board in DriverBuildAllTests.catalog?.boards ?? [] where !board.spi.isEmpty {
+            var lows: [DriverKind: Double] = [:]
+            for kind in [DriverKind.ws2812SPI, .ws2813SPI] {
+                let fake = machine(for: board)
+                let settings = DriverSettings(kind: kind, ledCount: DriverBuildAllTests.frame.count, board: board)
+                let driver = try settings.makeDriver(system: fake)
+                try driver.show(DriverBuildAllTests.frame)
+                let clock = try #require(driver.clockHz)
+                let decoded = try SPISymbolEncoder(chip: .ws2812b, clockHz: clock).decoder.decode(fake.written(to: settings.resolvedDevice))
+                lows[kind] = decoded.trailingLowNs / 1000
+            }
+            #expect((lows[.ws2813SPI] ?? 0) >= 300, "\(board.id): \(lows)")
+            #expect((lows[.ws2812SPI] ?? 0) >= 280 && (lows[.ws2812SPI] ?? 0) < 300, "\(board.id): \(lows)")
+        }
+    }
+
     @Test func theBoardsClockPredictionFeedsTheEncoder() throws {
         let board = try #require(DriverBuildAllTests.catalog?.board(id: "rpi4b"))
         let driver = try DriverSettings(kind: .ws2812SPI, ledCount: 12, board: board).makeDriver(system: machine(for: board))

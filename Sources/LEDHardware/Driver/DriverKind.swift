@@ -3,8 +3,12 @@ import RingRender
 
 /// The outputs `--driver` names.
 public enum DriverKind: String, Hashable, Sendable, CaseIterable {
-    /// WS2812 / WS2812B / WS2813 (GRB) over SPI symbols.
+    /// WS2812 / WS2812B, pre-V5 and V5 (GRB) over SPI symbols, latched after 280 µs.
     case ws2812SPI = "ws2812-spi"
+    /// WS2813 (GRB, backup data line) over SPI symbols: the WS2812 pulses, latched after 300 µs
+    /// (WS2813 A–D datasheet, "RES Frame unit, Low-level time 300µs or more"), 20 µs longer
+    /// than ws2812-spi's, so a WS2813 never sees a frame cut short.
+    case ws2813SPI = "ws2813-spi"
     /// SK6812 RGB over SPI symbols.
     case sk6812SPI = "sk6812-spi"
     /// SK6812 RGBW over SPI symbols.
@@ -26,6 +30,7 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
     public var clocklessChip: ClocklessChip? {
         switch self {
         case .ws2812SPI: .ws2812b
+        case .ws2813SPI: .ws2813
         case .sk6812SPI: .sk6812
         case .sk6812wSPI: .sk6812rgbw
         default: nil
@@ -65,7 +70,7 @@ public enum DriverKind: String, Hashable, Sendable, CaseIterable {
         case .sk6812wSPI: .sk6812RGBW
         case .apa102SPI, .apa102GPIO: .apa102
         case .sk9822SPI, .sk9822GPIO: .sk9822
-        case .ws2812SPI, .ledsPIO, .simulate: .ws2812b
+        case .ws2812SPI, .ws2813SPI, .ledsPIO, .simulate: .ws2812b
         }
     }
 
