@@ -47,7 +47,7 @@ struct OneShotCommand {
             states[i].spin(at: 0)
         }
         self.states = states
-        session = FrameSession(layout: layout, driver: options.driver,
+        session = FrameSession(layout: layout, driver: options.chipDriver,
                                settings: FrameSettings(color: options.color, fps: options.fps))
     }
 

@@ -12,6 +12,8 @@ struct OneShotOptions {
     var simulate: Bool { output.driver == .simulate }
     /// The hardware driver, when one was chosen.
     var driver: DriverKind? { output.driver == .simulate ? nil : output.driver }
+    /// The driver whose chip the frames are for (the one `--simulate` stands in for).
+    var chipDriver: DriverKind? { output.chipDriver }
     /// `--rings move:24,exercise:16`: names and LED counts on one chain.
     var rings: [(name: String, leds: Int)]?
     /// How simulated frames are printed; nil picks ansi on a terminal and text otherwise.

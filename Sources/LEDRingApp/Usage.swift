@@ -4,7 +4,8 @@ enum Usage {
     ledring — progress values as light on addressable LED rings
 
     USAGE
-      ledring --simulate [options]     show the rings as they would light, here
+      ledring --simulate [options]     show the rings as they would light, here (--driver KIND too:
+                                       limited and printed as that driver's chip gets them)
       ledring --driver KIND [options]  light real LEDs (or --dump-wire FILE)
       ledring boards                   list the boards ledring knows, with their SPI pins
       ledring doctor [--root DIR]      check SPI, permissions, bufsiz, clocks; one line per check

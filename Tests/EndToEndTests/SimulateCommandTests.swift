@@ -1,5 +1,6 @@
 import Foundation
 import LEDWire
+import RingRender
 import Testing
 import LEDRingNetTesting
 
@@ -187,7 +188,8 @@ import LEDRingNetTesting
         (["--driver", "ws2812-spi", "--board", "toaster", "--set", "move=1"], 64, "unknown board"),
         (["--driver", "ws2812-spi", "--order", "GRX", "--set", "move=1"], 64, "--order"),
         (["--driver", "morse", "--set", "move=1"], 64, "--driver \"morse\""),
-        (["--driver", "ws2812-spi", "--simulate"], 64, "choose one output"),
+        (["--driver", "apa102-spi", "--simulate", "--driver", "sk6812-spi"], 64, "--simulate already stands in for --driver apa102-spi"),
+        (["--simulate", "--svg-dir", "/tmp/x", "--driver", "morse"], 64, "--driver \"morse\""),
         (["--driver", "ws2812-gpio", "--set", "move=1"], 78, "--driver ws2812-spi"),
         (["--driver", "apa102-gpio", "--set", "move=1"], 78, "--gpio-data LINE and --gpio-clock LINE"),
     ]
@@ -283,5 +285,41 @@ import LEDRingNetTesting
         // Bounded: a run that ignores the signal is killed when `process` goes, and fails here.
         #expect(process.wait(timeout: 20) == 0)
         #expect(process.endingSignal == nil)
+    }
+
+    /// `--simulate --driver KIND` prints what that driver sends: the frame limited by that chip's
+    /// current model (an APA102 at 500 mA gets about 0.64x a WS2812B's light), equal LED for LED
+    /// to the wire bytes `--driver KIND --dump-wire` writes, decoded.
+    @Test(arguments: ["apa102-spi", "sk6812-spi"])
+    func simulatingADriverPrintsWhatItsChipGets(driver: String) throws {
+        let values = ["--set", "move=1", "--set", "exercise=1", "--set", "stand=1", "--frames", "1"]
+        func printed(_ extra: [String]) throws -> (leds: [RGB8], scale: Double) {
+            let result = try LedringProcess.run(["--simulate", "--format", "json"] + extra + values)
+            #expect(result.status == 0, "\(result.stderr)")
+            let frame = try #require(try LedringProcess.jsonLines(result.stdout).first)
+            let rings = try #require(frame["rings"] as? [[String: Any]])
+            let leds = rings.flatMap { ($0["leds"] as? [String]) ?? [] }.compactMap { text -> RGB8? in
+                guard let v = UInt32(text.dropFirst(), radix: 16) else { return nil }
+                return RGB8(r: UInt8(v >> 16), g: UInt8((v >> 8) & 0xff), b: UInt8(v & 0xff))
+            }
+            return (leds, try #require(frame["scale"] as? Double))
+        }
+        let plain = try printed([])
+        let simulated = try printed(["--driver", driver])
+        #expect(simulated.scale < plain.scale * 0.8, "\(driver) draws more per level than a WS2812B: \(simulated.scale) vs \(plain.scale)")
+
+        let dump = DaemonProcess.makeDirectory() + "/wire.bin"
+        let wired = try LedringProcess.run(["--driver", driver, "--dump-wire", dump] + values)
+        #expect(wired.status == 0, "\(wired.stderr)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dump)))
+        let sent: [RGB8]
+        if driver == "apa102-spi" {
+            sent = try APA102Encoder().decode(bytes, ledCount: 52).map(\.colour)
+        } else {
+            let decoded = try SPISymbolEncoder(chip: .sk6812, clockHz: 3_600_000).decoder.decode(bytes)
+            sent = decoded.pixels.map(\.rgb)
+        }
+        #expect(sent.count == 52 && simulated.leds == sent)
+        #expect(plain.leds != sent)
     }
 }

@@ -103,6 +103,25 @@ import Testing
     }
 
     /// HDR and white extraction change the wire bytes, so the test above would see either dropped.
+    /// `--simulate` stands in for one driver, named before or after it, or in the config file the
+    /// command line overrides; its session limits with that chip's model. Two drivers are refused.
+    @Test func aSimulatedOutputTakesTheChipOfTheDriverItStandsInFor() throws {
+        for arguments in [["--simulate", "--driver", "apa102-spi"], ["--driver", "apa102-spi", "--simulate"]] {
+            let output = try DaemonOptions(arguments).output
+            #expect(output.driver == .simulate && output.chipDriver == .apa102SPI, "\(arguments)")
+            #expect(try OneShotOptions(arguments).chipDriver == .apa102SPI)
+        }
+        var file = OutputConfig()
+        file.driver = .sk6812SPI
+        let output = file.overridden(by: try DaemonOptions(["--simulate"]).output)
+        #expect(output.driver == .simulate && output.chipDriver == .sk6812SPI)
+        let session = Daemon.makeSession(config: try DaemonConfig.defaults(), output: output,
+                                         options: try DaemonOptions(["--simulate"]))
+        #expect(session.renderer.limiter.model == .sk6812)
+        #expect(try DaemonOptions(["--simulate"]).output.chipDriver == nil)
+        #expect(throws: CommandError.self) { try DaemonOptions(["--simulate", "--driver", "apa102-spi", "--driver", "sk6812-spi"]) }
+    }
+
     @Test func hdrAndWhiteReachTheWire() throws {
         let states = try FrameSessionTests.oneShot(["--simulate"]).0.states
         func bytes(_ options: [String]) throws -> [UInt8] {

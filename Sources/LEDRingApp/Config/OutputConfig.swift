@@ -8,6 +8,12 @@ import LEDWire
 struct OutputConfig: Sendable, Equatable {
     /// The driver (`ws2812-spi`, …, or `simulate`); nil means none was chosen.
     var driver: DriverKind?
+    /// With `simulate`: the driver it stands in for (`--simulate --driver apa102-spi`, or
+    /// `--simulate` over a config's driver), so frames are limited by that chip's current model
+    /// and printed as that chip would get them. nil: a WS2812B.
+    var simulates: DriverKind?
+    /// The driver whose chip the frames are made for: the real one, or the one simulated.
+    var chipDriver: DriverKind? { driver == .simulate ? simulates : driver }
     /// The device node; nil uses the board's default.
     var device: String?
     /// The SPI clock to request.
@@ -34,7 +40,12 @@ struct OutputConfig: Sendable, Equatable {
     /// These settings with every value `other` sets taking its place (the command line over the file).
     func overridden(by other: OutputConfig) -> OutputConfig {
         var out = self
-        if let driver = other.driver { out.driver = driver }
+        if let driver = other.driver {
+            // --simulate over a file's real driver simulates that driver's chip.
+            if driver == .simulate, let mine = self.driver, mine != .simulate { out.simulates = mine }
+            out.driver = driver
+        }
+        if let simulates = other.simulates { out.simulates = simulates }
         if let device = other.device { out.device = device }
         if let spiHz = other.spiHz { out.spiHz = spiHz }
         if let order = other.order { out.order = order }
@@ -53,6 +64,15 @@ struct OutputConfig: Sendable, Equatable {
     /// the one-shot command and `ledring run`, so both accept the same words.
     mutating func parseOption(_ name: String, value: () throws(CommandError) -> String) throws(CommandError) -> Bool {
         func choose(_ kind: DriverKind) throws(CommandError) {
+            // --simulate with one --driver: frames for that driver's chip, printed, no device.
+            if let driver, (driver == .simulate) != (kind == .simulate), simulates == nil {
+                simulates = driver == .simulate ? kind : driver
+                self.driver = .simulate
+                return
+            }
+            if let simulates, kind != .simulate, kind != simulates {
+                throw .usage("--driver \(kind.rawValue): --simulate already stands in for --driver \(simulates.rawValue); choose one driver")
+            }
             if let driver, driver != kind {
                 throw .usage("--\(kind == .simulate ? "simulate" : "driver " + kind.rawValue) after "
                              + "\(driver == .simulate ? "--simulate" : "--driver " + driver.rawValue): choose one output")

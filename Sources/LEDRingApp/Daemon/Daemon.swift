@@ -197,7 +197,7 @@ final class Daemon {
     /// The frame session for `config` on `output`: the command line's colour options over the
     /// file's, `--fps` over its fps.
     static func makeSession(config: DaemonConfig, output: OutputConfig, options: DaemonOptions) -> FrameSession {
-        FrameSession(layout: config.layout, driver: output.driver,
+        FrameSession(layout: config.layout, driver: output.chipDriver,
                      settings: FrameSettings(config: config, color: options.color, fps: options.fps ?? config.fps))
     }
 
