@@ -103,29 +103,48 @@ public struct ProgressMapper: Sendable {
             let lap = wraps ? (soft ? (reach / nf).rounded(.up) - 1 : (reach / nf).rounded(.down)) : 0
             let x = kf + lap * nf
             let coverage: Float = soft ? Swift.min(P - x, 1) : 1
-            var c = fill(x)
-            if coverage < 1 {
-                let under = lap >= 1 ? fill(x - nf) : track
-                c = under.mixed(with: c, amount: coverage)
-            }
+            // Distance ahead of the head's centre, round the circle: the shadow falls on the
+            // LED under the leading edge and fades out over the next one.
+            var shade: Float = 1
             if shadowAmount > 0 {
-                // Distance ahead of the head's centre, round the circle: the shadow falls on the
-                // LED under the leading edge and fades out over the next one.
                 var d = kf + 0.5 - hk
                 if d < 0 { d += nf }
-                let weight = clamp01(2 - d)
-                if weight > 0 { c = c.scaled(by: 1 - shadowAmount * weight) }
+                shade = 1 - shadowAmount * clamp01(2 - d)
             }
-            // The head on top: full strength within half an LED of its centre, fading out over
-            // the next half, so one LED always shows the head colour and a slow move hands it
-            // over without a jump. Only lit positions carry it.
+            var c = fill(x)
+            var under = track
+            if coverage < 1 {
+                under = lap >= 1 ? fill(x - nf) : track
+                c = under.mixed(with: c, amount: coverage)
+            }
+            if shade < 1 { c = c.scaled(by: shade) }
+            // The head on top, a third of an LED at full strength on each side of its centre and
+            // fading out over the next two thirds: a slow move changes no LED by more than half
+            // of full light per third of an LED (a head full within half an LED, as before, made
+            // the LED it enters jump by two thirds), and the LED nearest the head always shows at
+            // least three quarters of it. Only lit positions carry it.
             var e = Swift.abs(x + 0.5 - h)
             // On a one-LED ring the lap underneath is the same LED: it keeps the head too.
             if lap >= 1 { e = Swift.min(e, Swift.abs(x - nf + 0.5 - h)) }
-            let w: Float = (soft ? clamp01(2 * (1 - e)) : (e < 0.5 ? 1 : 0)) * strength
+            // A one-LED ring hands the head to no neighbour: it keeps the head once half lit.
+            let slope: Float = n == 1 ? 2 : ProgressMapper.headSlope
+            let reachOfHead: Float = soft ? clamp01(slope * (1 - e)) : (e < 0.5 ? 1 : 0)
+            let w = reachOfHead * strength
+            if soft && coverage < 1 && w > 0 {
+                // The LED the fill is entering: its covered part lies under the head, so it turns
+                // from what is beneath straight to the head, at the head's pace, rather than
+                // taking the fill's light and the head's at once.
+                let headed = under.scaled(by: shade).mixed(with: head, amount: reachOfHead)
+                out[k] = strength >= 1 ? headed : c.mixed(with: headed, amount: strength)
+                continue
+            }
             out[k] = w >= 1 ? head : (w > 0 ? c.mixed(with: head, amount: w) : c)
         }
     }
+
+    /// How fast the head's weight changes per LED of travel: 1.5 keeps a third of an LED's move
+    /// within half of full light on any LED, and the head LED at three quarters or more.
+    @usableFromInline static let headSlope: Float = 1.5
 
     /// Lights every one of `out.count` LEDs in the gradient, as a full ring (`wraps`) or bar
     /// shows it, without track, head or shadow: a look that is a status (`LookFill.ring`).

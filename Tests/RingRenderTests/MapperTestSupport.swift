@@ -41,3 +41,16 @@ func close(_ a: LinearRGB, _ b: LinearRGB, _ tolerance: Float = 1e-4) -> Bool {
 }
 
 func isDark(_ c: LinearRGB) -> Bool { c.maxChannel < 1e-6 }
+
+/// How much of the head LED `k` shows at `p` on an `n`-LED circle (0…1), measured, not derived
+/// from the mapper's rules: the head enters every LED as a linear mix, so drawing the same
+/// picture with a red and with a green cap, the LED differs by exactly that share of the heads'
+/// difference.
+func headWeight(_ p: Double, n: Int, _ appearance: RingAppearance, led k: Int, bar isBar: Bool = false) -> Float {
+    var a = appearance, b = appearance
+    a.capColor = RGB8(r: 255, g: 0, b: 0)
+    b.capColor = RGB8(r: 0, g: 255, b: 0)
+    let one = isBar ? bar(p, n: n, a) : circle(p, n: n, a)
+    let other = isBar ? bar(p, n: n, b) : circle(p, n: n, b)
+    return (one[k].r - other[k].r) / (a.headColor.r - b.headColor.r)
+}

@@ -28,11 +28,11 @@ import Testing
     @Test func softCapLightsTheHeadPartly() {
         let n = 10
         let a = plain()
-        // P = 2.2: LED 2 is a fifth covered and takes two fifths of the head; LED 1 is the head.
+        // P = 2.2: LED 2 is a fifth covered and turns from the track to the head 1.5 x as fast
+        // (three tenths of the head); LED 1 is the head.
         let leds = circle(2.2 / Double(n), n: n)
         #expect(close(leds[1], a.headColor))
-        let entering = trackGrey.mixed(with: a.gradient.color(at: 0.2), amount: 0.2)
-        #expect(close(leds[2], entering.mixed(with: a.headColor, amount: 0.4)))
+        #expect(close(leds[2], trackGrey.mixed(with: a.headColor, amount: 0.3)))
         #expect(close(leds[3], trackGrey))
     }
 
@@ -128,7 +128,7 @@ import Testing
         #expect(close(half[5], a.gradient.color(at: 5.0 / 12)), "mid-ring the head is the fill's colour")
         let lifted = a.gradient.endColor.mixed(with: .white, amount: 0.4)
         #expect(close(circle(1.0, n: 12, a)[11], lifted), "closed: the lifted head")
-        #expect(close(circle(1.3, n: 12, a)[3], lifted, 1e-3), "past 100 %: the lifted head")
+        #expect(close(circle(1.3, n: 10, a)[2], lifted, 1e-3), "past 100 %: the lifted head")
         // Half way through the fade-in, half of the head's colour.
         let fading = circle(0.975, n: 40, a)[38]
         let plainFill = circle(0.975, n: 40, plain(highlight: 0.4, headFrom: 2))[38]
