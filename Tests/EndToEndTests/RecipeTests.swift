@@ -72,22 +72,27 @@ import Testing
         let lines = readme.components(separatedBy: "\n")
         for (i, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("<!-- examples/recipes/"), trimmed.hasSuffix(".json -->") else { continue }
-            let name = String(trimmed.dropFirst("<!-- examples/recipes/".count).dropLast(".json -->".count))
-            marked.append(name)
+            guard trimmed.hasPrefix("<!-- examples/recipes/"), trimmed.hasSuffix(" -->") else { continue }
+            let file = String(trimmed.dropFirst("<!-- examples/recipes/".count).dropLast(" -->".count))
+            let shell = file.hasSuffix(".sh")
+            let name = shell ? String(file.dropLast(3)) : String(file.dropLast(5))
             let indent = String(line.prefix { $0 == " " })
-            #expect(i + 1 < lines.count && lines[i + 1] == indent + "```json", "README line \(i + 2): no ```json block after the marker of \(name)")
+            let fence = shell ? "```sh" : "```json"
+            #expect(i + 1 < lines.count && lines[i + 1] == indent + fence, "README line \(i + 2): no \(fence) block after the marker of \(file)")
             var block: [String] = []
             var j = i + 2
             while j < lines.count, lines[j] != indent + "```" {
                 block.append(lines[j].hasPrefix(indent) ? String(lines[j].dropFirst(indent.count)) : lines[j])
                 j += 1
             }
-            let file = try? Self.text(name)
-            #expect(file != nil, "README line \(i + 1) names examples/recipes/\(name).json, which does not exist")
-            #expect(block.joined(separator: "\n") + "\n" == file, "README line \(i + 1): the block differs from examples/recipes/\(name).json")
+            let text = try? String(contentsOf: Self.root.appendingPathComponent("examples/recipes/" + file), encoding: .utf8)
+            #expect(text != nil, "README line \(i + 1) names examples/recipes/\(file), which does not exist")
+            #expect(block.joined(separator: "\n") + "\n" == text, "README line \(i + 1): the block differs from examples/recipes/\(file)")
+            marked.append(file)
         }
-        #expect(Set(marked) == Set(names), "recipe files the README does not show: \(Set(names).subtracting(marked).sorted())")
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("examples/recipes").path)
+        #expect(names.allSatisfy { files.contains($0 + ".json") })
+        #expect(Set(marked) == Set(files), "recipe files the README does not show: \(Set(files).subtracting(marked).sorted())")
     }
 
     /// Each recipe passes check-config once its secrets exist (the paths are the README's).
@@ -271,5 +276,146 @@ import Testing
         try broker.publish("ledring/desk/focus/light", #"{"state":"ON","color":{"r":255,"g":128,"b":0}}"#)
         #expect(daemon.waitUntil { Self.last(daemon, leds: 40).map { $0[focus].allSatisfy(Self.isOrange) } == true },
                 "focus orange: \(String(describing: Self.last(daemon, leds: 40)?[focus].map(\.hex)))")
+    }
+
+    // MARK: Sources, the shell recipes and feed
+
+    /// The LEDs lit (by `lit`) in `range` of the last frame.
+    static func litCount(_ frame: [RGB8], _ range: Range<Int>) -> Int { frame[range].filter(Self.lit).count }
+
+    /// The file-source recipe: a battery's sysfs capacity and a printer's status file, with only
+    /// their paths moved into the test's directory and the stale time cut from 2 minutes to 2 s.
+    @Test func fileSources() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let battery = directory + "/capacity", status = directory + "/status.json"
+        try "57\n".write(toFile: battery, atomically: true, encoding: .utf8)
+        try #"{"job": {"progress": 0.25}}"#.write(toFile: status, atomically: true, encoding: .utf8)
+        let daemon = try Self.start("file-sources", directory: directory) { config in
+            var sources = config["sources"] as? [[String: Any]] ?? []
+            sources[0]["file"] = battery
+            sources[1]["file"] = status
+            sources[1]["stale"] = 2
+            config["sources"] = sources
+        }
+        defer { daemon.cleanUp() }
+        // 57 % of 24 LEDs: 13 lit and a fraction; a quarter of 16: 4.
+        #expect(daemon.waitUntil { Self.last(daemon, leds: 40).map { (13...14).contains(Self.litCount($0, 0..<24)) && Self.litCount($0, 24..<40) == 4 } == true },
+                "\(String(describing: Self.last(daemon, leds: 40)?.map(\.hex))) \(daemon.stderr)")
+        try #"{"job": {"progress": 0.75}}"#.write(toFile: status, atomically: true, encoding: .utf8)
+        #expect(daemon.waitUntil(timeout: 15) { Self.last(daemon, leds: 40).map { Self.litCount($0, 24..<40) == 12 } == true })
+        // The printer's file stops holding a number: after the stale time the ring pulses in the
+        // "lost" look's orange on every LED.
+        try "offline\n".write(toFile: status, atomically: true, encoding: .utf8)
+        #expect(daemon.waitUntil(timeout: 20) { Self.last(daemon, leds: 40).map { $0[24..<40].allSatisfy(Self.isOrange) } == true },
+                "\(String(describing: Self.last(daemon, leds: 40)?[24..<40].map(\.hex))) \(daemon.stderr)")
+        #expect(Self.look(daemon, ring: "print") == "lost")
+    }
+
+    /// The command-source recipe: the real `df` fills the disk ring with the root's use, and a
+    /// stand-in for the CO2 sensor (a script printing the JSON the recipe reads) fills the co2 ring.
+    @Test func commandSources() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let sensor = directory + "/read-co2"
+        try "#!/bin/sh\necho '{\"ppm\": 1300, \"temperature\": 21.5}'\n".write(toFile: sensor, atomically: true, encoding: .utf8)
+        chmod(sensor, 0o755)
+        let df = try LedringProcess.run(["--output=pcent", "/"], executable: URL(fileURLWithPath: "/bin/df"))
+        let used = try #require(Int(df.stdout.filter(\.isNumber)), "\(df.stdout)")
+        let daemon = try Self.start("command-sources", directory: directory) { config in
+            var sources = config["sources"] as? [[String: Any]] ?? []
+            sources[1]["command"] = [sensor, "--json"]
+            config["sources"] = sources
+        }
+        defer { daemon.cleanUp() }
+        // df's percentage of 24 LEDs (within one LED: the root's use may move meanwhile), and
+        // (1300 - 400) / (2000 - 400) of 16 = 9.
+        let wanted = Double(used) / 100 * 24
+        #expect(daemon.waitUntil { Self.last(daemon, leds: 40).map {
+            abs(Double(Self.litCount($0, 0..<24)) - wanted) <= 1.5 && Self.litCount($0, 24..<40) == 9 } == true },
+                "df said \(used) %: \(String(describing: Self.last(daemon, leds: 40)?.map(\.hex))) \(daemon.stderr)")
+    }
+
+    /// Runs one line of the shell recipe as a user's shell would, with the built `ledring` and
+    /// `stubs` first on the PATH and the daemon's socket where `ledring` looks by default.
+    static func shell(_ line: String, daemon: DaemonProcess, stubs: String) throws -> LedringProcess.Result {
+        let path = LedringProcess.executable.deletingLastPathComponent().path + ":" + stubs + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try LedringProcess.run(["-c", "cd '\(daemon.directory)' && " + line],
+                                      environment: ["PATH": path, "XDG_RUNTIME_DIR": daemon.directory, "LEDRING_SOCKET": ""],
+                                      executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+
+    /// The README's shell recipes, line by line as they stand, against the config they use:
+    /// the CI light, the pomodoro (25 minutes shortened to 3 s), the CO2 gauge with a stub
+    /// sensor, and a copy's progress through the real `pv` and `ledring feed`. What is checked is
+    /// what the LEDs show after each line.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pv") || inCI, "needs pv (apt install pv)"))
+    func theShellRecipes() throws {
+        let directory = DaemonProcess.makeDirectory()
+        let daemon = try Self.start("status-light", directory: directory) { _ in }
+        defer { daemon.cleanUp() }
+        let stubs = directory + "/bin"
+        try FileManager.default.createDirectory(atPath: stubs, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho 812\n".write(toFile: stubs + "/read-co2-sensor", atomically: true, encoding: .utf8)
+        chmod(stubs + "/read-co2-sensor", 0o755)
+        try FileManager.default.createDirectory(atPath: directory + "/usb", withIntermediateDirectories: true)
+        let iso = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) })
+        try iso.write(to: URL(fileURLWithPath: directory + "/big.iso"))
+
+        let recipe = try String(contentsOf: Self.root.appendingPathComponent("examples/recipes/status-light.sh"), encoding: .utf8)
+        let lines = recipe.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        #expect(lines.count == 7, "\(lines)")
+        func run(_ index: Int, replacing: [(String, String)] = []) throws {
+            var line = lines[index]
+            for (from, to) in replacing {
+                #expect(line.contains(from), "the recipe's line \(index + 1) no longer says \(from): \(line)")
+                line = line.replacingOccurrences(of: from, with: to)
+            }
+            let result = try Self.shell(line, daemon: daemon, stubs: stubs)
+            #expect(result.status == 0, "\(line): \(result.stdout) \(result.stderr)")
+        }
+        func frame() -> [RGB8] { Self.last(daemon, leds: 64) ?? [] }
+        func isBlue(_ c: RGB8) -> Bool { c.b >= 20 && Int(c.b) > 2 * Int(c.r) && c.b > c.g }
+
+        // A build starts: the spinner, in the running look's blue, on part of the ring only.
+        try run(0)
+        #expect(try daemon.rings()["build"]?.spinning == true)
+        #expect(daemon.waitUntil { let f = frame(); return !f.isEmpty && f[0..<24].contains(where: isBlue) && Self.litCount(f, 0..<24) < 20 },
+                "\(frame().prefix(24).map(\.hex))")
+        // It failed: every LED red (blinking: some frames are dark).
+        try run(1)
+        #expect(daemon.waitUntil { let f = frame(); return !f.isEmpty && f[0..<24].allSatisfy(Self.isRed) }, "\(frame().prefix(24).map(\.hex))")
+        // It passed: every LED green, and still.
+        try run(2)
+        #expect(daemon.waitUntil { let f = frame(); return !f.isEmpty && f[0..<24].allSatisfy(Self.isGreen) }, "\(frame().prefix(24).map(\.hex))")
+        let passed = Array(frame()[0..<24])
+        usleep(300_000)
+        #expect(Array(frame()[0..<24]) == passed, "the passed look is still")
+
+        // The pomodoro drains the focus ring, then every LED shows the done look's orange.
+        try run(3, replacing: [("25m", "3s")])
+        #expect(daemon.waitUntil { let f = frame(); return !f.isEmpty && Self.litCount(f, 24..<40) >= 12 }, "\(frame()[24..<40].map(\.hex))")
+        #expect(daemon.waitUntil(timeout: 15) { let f = frame(); return !f.isEmpty && f[24..<40].allSatisfy(Self.isOrange) },
+                "\(frame()[24..<40].map(\.hex)) \(daemon.stderr)")
+        // Until lunch: the timer runs to the next 12:30 local time.
+        try run(4)
+        let now = Date()
+        let lunch = try #require(Calendar.current.nextDate(after: now, matching: DateComponents(hour: 12, minute: 30, second: 0),
+                                                           matchingPolicy: .nextTime))
+        let reply = try daemon.client(["get", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any])
+        let focus = try #require((object["rings"] as? [[String: Any]])?.first { $0["name"] as? String == "focus" })
+        let left = try #require(focus["timerLeft"] as? Double, "\(focus)")
+        #expect(abs(left - lunch.timeIntervalSince(now)) < 5, "\(left) s left, \(lunch.timeIntervalSince(now)) s to 12:30")
+
+        // CO2 812 ppm: (812 - 400) / 1600 of 12 LEDs, in the orange zone (800…1200).
+        try run(5)
+        #expect(daemon.waitUntil { let f = frame(); return !f.isEmpty && Self.litCount(f, 40..<52) == 3
+                    && f[40..<43].allSatisfy { $0.r > $0.g && $0.g > $0.b } && !f[40..<43].contains(where: Self.isGreen) },
+                "\(frame()[40..<52].map(\.hex))")
+
+        // The copy: pv's percentages through feed fill the copy ring; the file arrives whole.
+        try run(6, replacing: [("/mnt/usb/", directory + "/usb/")])
+        #expect(daemon.waitUntil { let f = frame(); return !f.isEmpty && Self.litCount(f, 52..<64) == 12 }, "\(frame()[52..<64].map(\.hex))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/usb/big.iso")) == iso)
     }
 }
