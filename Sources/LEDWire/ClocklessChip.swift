@@ -20,7 +20,8 @@ public enum ClocklessChip: String, Hashable, Sendable, CaseIterable {
     ///
     /// 280 µs for WS2812 and WS2812B: a WS2812B-V5 needs it (datasheet ≥ 280 µs), and a strip
     /// sold as "WS2812B" may hold V5 parts, so the pre-V5 50 µs would leave them showing stale
-    /// colours. WS2813: 300 µs (its datasheet's RES, "300µs or more" for WS2813A–D; FastLED's timing table too). SK6812: 80 µs per its datasheet.
+    /// colours. WS2813: 300 µs (its datasheet's RES, "300µs or more" for WS2813A–D; FastLED's
+    /// timing table too). SK6812: 80 µs per its datasheet.
     public var defaultResetMicroseconds: Double {
         switch self {
         case .ws2812, .ws2812b: 280

@@ -84,6 +84,8 @@ public struct ProgressMapper: Sendable {
         // The head's own colour only as the ring closes (the seed's end cap from 0.95); before,
         // the head is the fill's colour where it is.
         let strength = appearance.headStrength(at: value)
+        // A one-LED ring hands the head to no neighbour: it keeps the head once half lit.
+        let slope: Float = n == 1 ? 2 : ProgressMapper.headSlope
 
         @inline(__always) func fill(_ x: Float) -> LinearRGB {
             // The first lap's seam at 12 o'clock is the start colour by construction (x = 0);
@@ -126,8 +128,6 @@ public struct ProgressMapper: Sendable {
             var e = Swift.abs(x + 0.5 - h)
             // On a one-LED ring the lap underneath is the same LED: it keeps the head too.
             if lap >= 1 { e = Swift.min(e, Swift.abs(x - nf + 0.5 - h)) }
-            // A one-LED ring hands the head to no neighbour: it keeps the head once half lit.
-            let slope: Float = n == 1 ? 2 : ProgressMapper.headSlope
             let reachOfHead: Float = soft ? clamp01(slope * (1 - e)) : (e < 0.5 ? 1 : 0)
             let w = reachOfHead * strength
             if soft && coverage < 1 && w > 0 {

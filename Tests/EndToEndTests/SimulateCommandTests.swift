@@ -298,10 +298,7 @@ import LEDRingNetTesting
             #expect(result.status == 0, "\(result.stderr)")
             let frame = try #require(try LedringProcess.jsonLines(result.stdout).first)
             let rings = try #require(frame["rings"] as? [[String: Any]])
-            let leds = rings.flatMap { ($0["leds"] as? [String]) ?? [] }.compactMap { text -> RGB8? in
-                guard let v = UInt32(text.dropFirst(), radix: 16) else { return nil }
-                return RGB8(r: UInt8(v >> 16), g: UInt8((v >> 8) & 0xff), b: UInt8(v & 0xff))
-            }
+            let leds = rings.flatMap { ($0["leds"] as? [String]) ?? [] }.compactMap { RGB8(hex: $0) }
             return (leds, try #require(frame["scale"] as? Double))
         }
         let plain = try printed([])

@@ -59,7 +59,6 @@ final class Daemon {
         get { persistence.dirty }
         set { if newValue { persistence.changed() } }
     }
-    /// Said once: the idle current alone is over budget.
     /// The controller's `droppedNotices` when last logged, and when that was.
     var droppedNoticesLogged = 0
     var droppedNoticesLoggedAt = -Double.infinity

@@ -36,10 +36,10 @@ struct FrameSession {
     /// without a word. nil when frames can light.
     var darkBudgetWarning: String? {
         guard let (idle, budget) = renderer.limiter.idleOverBudget(ledCount: layout.ledCount) else { return nil }
-        let perLED = renderer.limiter.model.idle
-        return "the LEDs stay dark: their idle current alone (\(Int(idle.rounded(.up))) mA, \(layout.ledCount) LEDs at "
-            + "\(perLED) mA) takes the whole \(Int(budget)) mA budget; raise maxMilliamps (--max-milliamps) above "
-            + "\(Int(idle.rounded(.up))), e.g. to \(Int(CurrentLimiter.piFivePinMilliamps)) on the Pi's 5 V pin"
+        let needed = Int(idle.rounded(.up))
+        return "the LEDs stay dark: their idle current alone (\(needed) mA, \(layout.ledCount) LEDs at "
+            + "\(renderer.limiter.model.idle) mA) takes the whole \(Int(budget)) mA budget; raise maxMilliamps "
+            + "(--max-milliamps) above \(needed), e.g. to \(Int(CurrentLimiter.piFivePinMilliamps)) on the Pi's 5 V pin"
     }
 
     /// Whether frames go out with APA102 high dynamic range.
