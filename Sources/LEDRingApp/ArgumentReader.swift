@@ -70,7 +70,8 @@ enum ValueParser {
     /// ring): what was asked is still done, but the user hears how it was read.
     static func lapsNote(ring: String, text: String, value: Double) -> String? {
         guard !ProgressText.isPercent(text), value >= 2, value <= 100 else { return nil }
-        let percent = short(value * 100)
+        // Rounded as people write it: 2.3 laps are 230 %, not 229.99999999999997 %.
+        let percent = short((value * 100 * 1e6).rounded() / 1e6)
         let meant = value == 50 ? "half a ring" : "\(short(value)) % of a ring"
         return "\(ring)=\(text) means \(short(value)) laps = \(percent) %; write \(short(value))% for \(meant)"
     }

@@ -33,6 +33,9 @@ import Testing
         let frame = try #require(try LedringProcess.jsonLines(result.stdout).first)
         let rings = try #require(frame["rings"] as? [[String: Any]])
         #expect(rings.first?["progress"] as? Double == 50)
+        // The percentage as people write it, not as binary floating point has it.
+        let laps = try LedringProcess.run(["--simulate", "--frames", "1", "--format", "text", "--set", "move=2.3"])
+        #expect(laps.stderr.contains("move=2.3 means 2.3 laps = 230 %; write 2.3% for 2.3 % of a ring"), "\(laps.stderr)")
         // A percentage or a lap and a bit says nothing.
         #expect(try LedringProcess.run(["--simulate", "--frames", "1", "--format", "text", "--set", "move=1.3"]).stderr.isEmpty)
     }

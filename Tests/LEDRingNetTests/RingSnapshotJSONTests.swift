@@ -1,3 +1,4 @@
+import Foundation
 import LEDJSON
 import LEDRingControl
 import LEDRingControlTesting
@@ -32,6 +33,51 @@ import Testing
         var back = snapshot
         back.rings[0].timer?.left = 412.3
         #expect(try RingSnapshot(json: JSONValue.parse(text)) == back)
+    }
+
+    /// A spinning ring says how its spinner moves (for the page to move it between snapshots):
+    /// its tail sampled over one cycle, where in the cycle the snapshot is, its circles; only
+    /// while its LEDs show the spinner, and read back by a client.
+    @Test func aSpinnerCarriesItsMotion() throws {
+        let control = try RecordingRingControl()
+        try control.submit(.spin(rings: ["move"]))
+        control.advance(by: 2.3)
+        let snapshot = control.snapshot()
+        let spin = try #require(snapshot.ring(named: "move")?.spin)
+        let spinner = Spinner()
+        #expect(spin.cycle == spinner.period && abs(spin.at - 0.3) < 1e-9 && spin.segments == [24])
+        #expect(spin.tail.count == RingSnapshot.Spin.samplesPerSweep + 1)
+        for (i, tail) in spin.tail.enumerated().dropLast() {
+            #expect(tail == spinner.tailPosition(at: Double(i) / 64), "sample \(i)")
+        }
+        #expect(spin.tail.last == 1, "the sweep's end, not the next sweep's start at 0")
+        #expect(snapshot.ring(named: "stand")?.spin == nil)
+        let text = String(decoding: snapshot.jsonBytes(), as: UTF8.self)
+        #expect(text.contains(#""spin":{"at":0.3,"cycle":1,"segments":[24],"tail":[0,"#), "\(text)")
+        var back = snapshot
+        back.rings[0].spin?.tail = spin.tail.map(RingSnapshot.Spin.rounded)
+        back.rings[0].spin?.at = RingSnapshot.Spin.rounded(spin.at)
+        #expect(try RingSnapshot(json: JSONValue.parse(text)) == back)
+        #expect(throws: JSONProblem(path: "rings[0].spin.segments", message: "must be a list of LED counts")) {
+            try RingSnapshot(json: JSONValue.parse(text.replacingOccurrences(of: #""segments":[24]"#, with: #""segments":[1e300]"#)))
+        }
+
+        // Reversing sweeps: the cycle is two sweeps, forth then back.
+        let reversingSpinner = Spinner(period: 0.8, reverses: true)
+        let reversing = RingSnapshot.Spin(reversingSpinner, elapsed: 2.5, segments: [12, 8])
+        #expect(reversing.cycle == 1.6 && abs(reversing.at - 0.9) < 1e-9 && reversing.tail.count == 129)
+        #expect(reversing.tail[64] == 1 && reversing.tail[128] == 0 && abs(reversing.tail[96] - reversingSpinner.tailPosition(at: 1.2)) < 1e-12)
+
+        // Not while the LEDs show something else: under a notification, the power off, the ring off.
+        try control.submit(.notify(Notice(rings: ["move"], color: RGB8(r: 255, g: 0, b: 0), duration: 10, key: "k")))
+        #expect(control.snapshot().ring(named: "move")?.spin == nil)
+        try control.submit(.endNotice(key: "k"))
+        #expect(control.snapshot().ring(named: "move")?.spin != nil)
+        try control.submit(.power(false))
+        #expect(control.snapshot().ring(named: "move")?.spin == nil)
+        try control.submit(.power(true))
+        try control.submit(.light(rings: ["move"], on: false, duration: 0))
+        #expect(control.snapshot().ring(named: "move")?.spin == nil)
     }
 
     /// Why a ring is red: the notification over it, in `/api/state` and SSE (with its seconds

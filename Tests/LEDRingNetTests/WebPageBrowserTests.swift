@@ -27,7 +27,7 @@ struct WebPageBrowserTests {
         try browser.open("http://127.0.0.1:\(server.port)/")
 
         // Loaded: one slider per ring, positioned at the rings' values.
-        #expect(try eventually { try browser.evaluate("document.querySelectorAll('input[type=range]').length") as? Int == 3 })
+        #expect(try eventually { try browser.evaluate("document.querySelectorAll('input[data-ring]').length") as? Int == 3 })
         #expect(try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "45")
 
         // The drawing shows the LEDs as they look: each dot painted in the display conversion of
@@ -60,6 +60,140 @@ struct WebPageBrowserTests {
         #expect(eventually { control.commands.last == .defaultReset })
         #expect(control.snapshot().rings.allSatisfy { $0.target == 0 })
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
+    }
+
+    /// The page's own controls for what it could only show before: the power, the brightness,
+    /// values past 200 %, and a spinner per ring.
+    @Test func powerBrightnessLapsAndSpinDriveTheRings() throws {
+        var settings = HTTPSettings()
+        settings.port = 0
+        let control = try RecordingRingControl()
+        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
+        try server.start()
+        defer { server.stop() }
+        let browser = try HeadlessChromium()
+        try browser.open("http://127.0.0.1:\(server.port)/")
+        func text(_ js: String) -> String? { (try? browser.evaluate(js)) as? String }
+        func drag(_ selector: String, to value: Int) throws {
+            try browser.evaluate("""
+                (() => { const s = document.querySelector('\(selector)'); s.value = \(value);
+                         s.dispatchEvent(new Event('input', { bubbles: true })); return true; })()
+                """)
+        }
+        #expect(eventually { text("document.getElementById('power').textContent") == "Turn off" })
+
+        // Power: off, and the button offers to turn it on again; on.
+        try browser.evaluate("document.getElementById('power').click(); true")
+        #expect(eventually { control.snapshot().power == false })
+        #expect(control.commands.last == .power(false))
+        #expect(eventually { text("document.getElementById('power').textContent") == "Turn on" })
+        try browser.evaluate("document.getElementById('power').click(); true")
+        #expect(eventually { control.snapshot().power == true })
+        #expect(eventually { text("document.getElementById('power').textContent") == "Turn off" })
+
+        // Brightness: the slider sets it; a change from elsewhere moves the slider.
+        #expect(text("document.getElementById('brightness').value") == "100")
+        try drag("#brightness", to: 40)
+        #expect(eventually { control.snapshot().brightness == 0.4 })
+        #expect(control.commands.last == .brightness(0.4))
+        #expect(eventually { text("document.getElementById('brightness-value').textContent") == "40 %" })
+        Thread.sleep(forTimeInterval: 1.6)  // past the page's guard of a control just moved by hand
+        try control.submit(.brightness(0.75))
+        #expect(eventually { text("document.getElementById('brightness').value") == "75" })
+
+        // Past 200 %: the slider reaches 300 %, and always a lap or more past a ring's target.
+        #expect(text("document.querySelector('input[data-ring=move]').max") == "300")
+        try drag("input[data-ring=move]", to: 290)
+        #expect(eventually { control.snapshot().ring(named: "move")?.target == 2.9 })
+        try control.submit(.set(["stand": 4.5]))
+        #expect(eventually { text("document.querySelector('input[data-ring=stand]').max") == "600" })
+        #expect(text("document.querySelector('input[data-ring=stand]').value") == "450")
+
+        // Spin: the button starts the ring's spinner and, pressed again, stops it.
+        let spin = "document.querySelector('.more[data-ring=exercise] button.spin')"
+        #expect(text(spin + ".textContent") == "Spin")
+        try browser.evaluate(spin + ".click(); true")
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.spinning == true })
+        #expect(control.commands.last == .spin(rings: ["exercise"]))
+        #expect(eventually { text(spin + ".textContent") == "Stop" })
+        try browser.evaluate(spin + ".click(); true")
+        #expect(eventually { control.snapshot().ring(named: "exercise")?.spinning == false })
+        #expect(control.commands.last == .stop(rings: ["exercise"]))
+        #expect(eventually { text(spin + ".textContent") == "Spin" })
+    }
+
+    /// Snapshots come at most every `eventInterval` (10 Hz); the LEDs move at the frame rate. The
+    /// page moves a spinner itself between snapshots, once per screen refresh, and draws it close
+    /// to what the LEDs show at that moment, far closer than the last snapshot; nothing is
+    /// scheduled once no spinner shows.
+    @Test func thePageMovesTheSpinnerBetweenSnapshots() throws {
+        var settings = HTTPSettings()
+        settings.port = 0
+        let control = try RecordingRingControl()
+        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
+        try server.start()
+        defer { server.stop() }
+        let browser = try HeadlessChromium()
+        try browser.open("http://127.0.0.1:\(server.port)/")
+        func text(_ js: String) -> String? { (try? browser.evaluate(js)) as? String }
+        #expect(eventually { text("String(frame)") == "null" && text("document.body.getAttribute('data-snapshots')") != nil })
+
+        try control.submit(.set(["move": 0.5]))
+        try control.submit(.spin(rings: ["move"]))
+        control.advance(by: 0.3)  // mid-sweep, where the ease-in-out spinner is fastest
+        let start = control.snapshot()
+        #expect(start.ring(named: "move")?.spin?.segments == [24])
+        #expect(start.ring(named: "stand")?.spin == nil)
+        #expect(eventually { (try? browser.evaluate("ledringSpun('move', 0)")) as? [String] != nil })
+        #expect(try eventually { try browser.evaluate("ledringSpun('move', 0)") as? [String] == start.ring(named: "move")?.display })
+
+        // Between snapshots the page paints frames of its own, and the dots move.
+        let snapshots = text("document.body.getAttribute('data-snapshots')")
+        let frames = Int(text("document.body.getAttribute('data-frames')") ?? "0") ?? 0
+        let dots = "Array.from(document.querySelectorAll('g[data-ring=move] circle')).map(c => c.getAttribute('fill'))"
+        #expect(eventually { Int(text("document.body.getAttribute('data-frames')") ?? "0") ?? 0 > frames + 5 })
+        #expect(eventually { (try? browser.evaluate(dots)) as? [String] != start.ring(named: "move")?.display })
+        #expect(text("document.body.getAttribute('data-snapshots')") == snapshots, "no snapshot came in between")
+
+        // What it paints a moment after the snapshot against what the LEDs show then: the
+        // largest difference of any LED's light in any channel (0…1, linear).
+        func light(_ hex: String) -> [Double] {
+            RGB8(hex: hex).map { c in [c.r, c.g, c.b].map { Double(SRGB.toLinear(Float($0) / 255)) } } ?? []
+        }
+        func worst(_ a: [String], _ b: [String]) -> Double {
+            zip(a, b).map { x, y in zip(light(x), light(y)).map { abs($0 - $1) }.max() ?? 1 }.max() ?? 1
+        }
+        // The page's pictures for moments after the snapshot, asked before the clock moves
+        // (moving it sends the next snapshot), then the LEDs' frames at those moments.
+        let moments = [0.03, 0.06, 0.09]
+        var painted: [[String]] = []
+        for t in moments { painted.append(try #require(try browser.evaluate("ledringSpun('move', \(t))") as? [String])) }
+        var now = 0.0
+        for (t, picture) in zip(moments, painted) {
+            control.advance(by: t - now)
+            now = t
+            let truth = try #require(control.snapshot().ring(named: "move")?.display)
+            let moved = worst(picture, truth), stale = worst(start.ring(named: "move")?.display ?? [], truth)
+            #expect(moved < 0.25 && moved < stale / 4, "after \(t) s: moved \(moved), stale \(stale)")
+            print("spinner \(t) s after a snapshot: worst LED light off by \(moved) moved, \(stale) not moved")
+        }
+
+        // Stopped (or under a notification), no spinner is in the snapshot and no frame is asked for.
+        try control.submit(.notify(Notice(rings: ["move"], color: RGB8(r: 255, g: 32, b: 32), duration: 30, key: "red")))
+        #expect(control.snapshot().ring(named: "move")?.spin == nil)
+        #expect(eventually { text("String(frame)") == "null" })
+        try control.submit(.endNotice(key: "red"))
+        #expect(eventually { text("String(frame)") != "null" })
+        try control.submit(.stop(rings: ["move"]))
+        #expect(eventually { text("String(frame)") == "null" })
+        let still = text("document.body.getAttribute('data-frames')")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(text("document.body.getAttribute('data-frames')") == still)
+        // The retained MQTT state does not carry it (it would be republished every frame).
+        try control.submit(.spin(rings: ["move"]))
+        let topics = MQTTTopics(settings: MQTTSettings())
+        #expect(control.snapshot().ring(named: "move")?.spin != nil)
+        #expect(topics.stateMessages(control.snapshot(), retain: true).allSatisfy { !$0.payload.contains("tail") })
     }
 
     /// With looks in the config: the look picker switches a ring's look; the timer field starts a
@@ -199,7 +333,7 @@ struct WebPageBrowserTests {
 
         // The live page on that origin still works.
         try browser.open("http://localhost:\(server.port)/")
-        #expect(eventually { (try? browser.evaluate("document.querySelectorAll('input[type=range]').length")) as? Int == 3 })
+        #expect(eventually { (try? browser.evaluate("document.querySelectorAll('input[data-ring]').length")) as? Int == 3 })
         try browser.evaluate("document.getElementById('reset').click(); true")
         #expect(eventually { control.commands == [.defaultReset] })
     }

@@ -21,6 +21,12 @@ extension RingSnapshot {
             }
             if i < controller.timers.count, let timer = controller.timers[i] { rings[i].timer = Timer(timer, at: t) }
             rings[i].notice = controller.notice(for: i, at: t).map { ShownNotice($0, at: t) }
+            // Only while the LEDs show the spinner: not under a notification, nor dark.
+            if let since = controller.states[i].spinningSince, i < controller.rings.count,
+               rings[i].notice == nil, rings[i].on, controller.power {
+                let ring = controller.rings[i]
+                rings[i].spin = Spin(ring.appearance.spinner, elapsed: t - since, segments: ring.segments.map(\.ledCount))
+            }
         }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
         looks = controller.looks.map { $0.name }

@@ -4,7 +4,7 @@ extension RingSnapshot {
     /// The snapshot as JSON, keys sorted (what `/api/state` and SSE send): `looks` only when the
     /// config has looks, a ring's `look` only while it shows one, `notice` only while a
     /// notification shows over it, `on` only while it is off, its `timer` only while it has one,
-    /// `units` only for a ring with a range.
+    /// `units` only for a ring with a range, `spin` only while its LEDs show the spinner.
     public var json: JSONValue {
         var top: [(String, JSONValue)] = [("brightness", .number(brightness))]
         if !looks.isEmpty { top.append(("looks", .array(looks.map(JSONValue.string)))) }
@@ -19,6 +19,7 @@ extension RingSnapshot {
             if let notice = ring.notice { members.append(("notice", notice.json)) }
             // Only while off, so the state of a lit ring is as before.
             if !ring.on { members.append(("on", .bool(false))) }
+            if let spin = ring.spin { members.append(("spin", spin.json)) }
             members.append(("spinning", .bool(ring.spinning)))
             members.append(("target", .number(ring.target)))
             if let timer = ring.timer { members.append(("timer", timer.json)) }
@@ -74,6 +75,25 @@ extension RingSnapshot {
                                            value: try notice["value"].map { (v: JSONValue) throws(JSONProblem) -> Double in try need(v.number, at + ".value", "a number") },
                                            left: try need(notice["left"]?.number, at + ".left", "a number"))
             }
+            if let spin = ring["spin"] {
+                let at = path + ".spin"
+                func numbers(_ key: String) throws(JSONProblem) -> [Double] {
+                    var out: [Double] = []
+                    for item in try need(spin[key]?.items, at + "." + key, "a list of numbers") {
+                        out.append(try need(item.number, at + "." + key, "a list of numbers"))
+                    }
+                    return out
+                }
+                entry.spin = Spin(cycle: try need(spin["cycle"]?.number, at + ".cycle", "a number"),
+                                  at: try need(spin["at"]?.number, at + ".at", "a number"),
+                                  tail: try numbers("tail"), segments: [])
+                for count in try numbers("segments") {
+                    guard let whole = Int(exactly: count), whole > 0 else {
+                        throw JSONProblem(path: at + ".segments", message: "must be a list of LED counts")
+                    }
+                    entry.spin?.segments.append(whole)
+                }
+            }
             if let timer = ring["timer"] {
                 let at = path + ".timer"
                 var then: String? = nil
@@ -88,6 +108,21 @@ extension RingSnapshot {
         self.init(rings: rings, brightness: try need(json["brightness"]?.number, "brightness", "a number"),
                   power: try need(json["power"]?.bool, "power", "true or false"))
         if let names = json["looks"] { looks = try strings(names, "looks", "a list of names") }
+    }
+}
+
+extension RingSnapshot.Spin {
+    /// `{"at":0.4213,"cycle":1,"segments":[12],"tail":[0,0.0012,…,1]}`: times and positions
+    /// rounded to 0.0001 (a tenth of a millisecond; a ten-thousandth of a turn).
+    public var json: JSONValue {
+        .object([("at", .number(RingSnapshot.Spin.rounded(at))), ("cycle", .number(cycle)),
+                 ("segments", .array(segments.map { .number(Double($0)) })),
+                 ("tail", .array(tail.map { .number(RingSnapshot.Spin.rounded($0)) }))])
+    }
+
+    /// To 0.0001, as the JSON carries it.
+    public static func rounded(_ value: Double) -> Double {
+        (value * 10_000).rounded() / 10_000
     }
 }
 

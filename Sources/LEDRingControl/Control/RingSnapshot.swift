@@ -30,6 +30,8 @@ public struct RingSnapshot: Equatable, Sendable {
         /// The same LEDs as a screen shows their light (`SRGB.display` of each drive level), in
         /// the same order: what a picture of the ring paints.
         public var display: [String]
+        /// How its spinner moves, while it shows one (for a page to move it between snapshots).
+        public var spin: Spin? = nil
 
         /// Makes a ring entry; `display` defaults to the screen colours of `leds`.
         public init(name: String, value: Double, target: Double, spinning: Bool, leds: [String],
@@ -40,6 +42,49 @@ public struct RingSnapshot: Equatable, Sendable {
             self.spinning = spinning
             self.leds = leds
             self.display = display ?? leds.map { RGB8(hex: $0).map { SRGB.display($0).hex } ?? $0 }
+        }
+    }
+
+    /// Where a ring's spinner is and where it goes, so a page can move it between snapshots
+    /// (they come at most every `eventInterval`, 10 Hz, while the LEDs move at the frame rate)
+    /// without knowing the spinner's curve: its tail sampled over one whole cycle.
+    public struct Spin: Equatable, Sendable {
+        /// Seconds after which the motion repeats: a sweep, or two when every other one reverses.
+        public var cycle: Double
+        /// Seconds into the cycle at the snapshot's time (when its LEDs were drawn).
+        public var at: Double
+        /// The tail's position, in turns from 12 o'clock, at `samplesPerSweep` even steps per
+        /// sweep over one cycle, both ends included (positions are mod 1: a sweep that starts
+        /// again at 12 o'clock ends on 1 and the next sample is 0, the same place).
+        public var tail: [Double]
+        /// The LED count of each circle the spinner runs on (a pie spins on each of its
+        /// circles), in the order of `leds`.
+        public var segments: [Int]
+
+        /// Samples of the tail per sweep: enough that straight lines between them stay within a
+        /// thousandth of a turn of an ease-in-out sweep.
+        public static let samplesPerSweep = 64
+
+        /// A spin entry.
+        public init(cycle: Double, at: Double, tail: [Double], segments: [Int]) {
+            self.cycle = cycle
+            self.at = at
+            self.tail = tail
+            self.segments = segments
+        }
+
+        /// `spinner`, `elapsed` seconds after it began, on circles of `segments` LEDs.
+        public init(_ spinner: Spinner, elapsed: Double, segments: [Int]) {
+            let sweeps = spinner.reverses ? 2 : 1
+            let cycle = spinner.period * Double(sweeps)
+            let steps = Spin.samplesPerSweep * sweeps
+            let tail = (0...steps).map { i -> Double in
+                // The last sample is the cycle's end, not the next cycle's start (they differ
+                // only when a sweep starts again at 12 o'clock: 1 against 0).
+                i == steps && !spinner.reverses ? 1 : spinner.tailPosition(at: cycle * Double(i) / Double(steps))
+            }
+            let at = cycle > 0 && elapsed.isFinite ? elapsed - (elapsed / cycle).rounded(.down) * cycle : 0
+            self.init(cycle: cycle, at: at, tail: tail, segments: segments)
         }
     }
 
