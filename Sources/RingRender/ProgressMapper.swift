@@ -37,6 +37,15 @@ public struct ProgressMapper: Sendable {
         draw(progress: Swift.min(p, 1), into: out, wraps: false)
     }
 
+    /// Draws progress `p` on one circle of a pie as the seed's pie is drawn: a plain wedge from
+    /// 12 o'clock in the gradient, no head, no shadow; values past 1 show the full circle. (The
+    /// circles of a pie differ in LED count, so a head or shadow per circle made a staggered
+    /// spoke of pastel heads, and a dark one at 100 %.)
+    @inlinable
+    public func drawWedge(progress p: Double, into out: UnsafeMutableBufferPointer<LinearRGB>) {
+        draw(progress: Swift.min(p, 1), into: out, wraps: true, plain: true)
+    }
+
     /// The layered picture of the seeds' activity ring, sampled at each LED: track, then the
     /// fill's laps (the latest lap that reached an LED on top), then the head's shadow on what
     /// lies just ahead of the head, then the head itself, on top of everything.
@@ -45,7 +54,7 @@ public struct ProgressMapper: Sendable {
     /// shows its latest lap, at fill position x = k + lap·N. The head is a disc one LED wide
     /// centred on the cap centre h = P − ½ (round caps) or on the last lit LED (square caps).
     @inlinable
-    func draw(progress p: Double, into out: UnsafeMutableBufferPointer<LinearRGB>, wraps: Bool) {
+    func draw(progress p: Double, into out: UnsafeMutableBufferPointer<LinearRGB>, wraps: Bool, plain: Bool = false) {
         let n = out.count
         guard n > 0 else { return }
         let nf = Float(n)
@@ -78,12 +87,12 @@ public struct ProgressMapper: Sendable {
         let h: Float = soft ? P - 0.5 : Swift.max((P - 0.5).rounded(.down), 0) + 0.5
         // The shadow appears as the ring closes (from one LED before 100 %) and then stays:
         // continuous, and nothing is shadowed on a ring that is far from closing.
-        let shadowAmount: Float = wraps && n > 2 ? (1 - shadowKeep) * clamp01(P - (nf - 1)) : 0
+        let shadowAmount: Float = wraps && n > 2 && !plain ? (1 - shadowKeep) * clamp01(P - (nf - 1)) : 0
         let hk = h.truncatingRemainder(dividingBy: nf)
         let span = 1 / scale
         // The head's own colour only as the ring closes (the seed's end cap from 0.95); before,
         // the head is the fill's colour where it is.
-        let strength = appearance.headStrength(at: value)
+        let strength = plain ? 0 : appearance.headStrength(at: value)
         // A one-LED ring hands the head to no neighbour: it keeps the head once half lit.
         let slope: Float = n == 1 ? 2 : ProgressMapper.headSlope
 

@@ -237,6 +237,7 @@ public struct Renderer: Sendable {
             switch (value, shape) {
             case (.spinner(let tail), _): mapper.drawSpinner(tail: tail, into: positions)
             case (.progress(let p), .bar): mapper.drawBar(progress: p, into: positions)
+            case (.progress(let p), .pie): mapper.drawWedge(progress: p, into: positions)
             case (.progress(let p), _): mapper.drawCircle(progress: p, into: positions)
             }
         }

@@ -89,8 +89,11 @@ import Testing
         }
     }
 
+    /// The seed's pie is a plain wedge: no circle of a pie carries a head or a shadow (their LED
+    /// counts differ, so heads made a staggered pastel spoke, and the shadows a dark one at
+    /// 100 %), and from 100 % on it is the full disc.
     @Test(arguments: CapStyle.allCases)
-    func pieHeadIsDrawnOnTopOnEveryRing(cap: CapStyle) throws {
+    func aPieIsAPlainWedge(cap: CapStyle) throws {
         let a = RingClosingTests.with(RingClosingTests.appearances[1].appearance, cap: cap)
         let counts = [24, 16, 12, 1]
         // Two caps, red and green: an LED's difference between them is its share of the head.
@@ -102,16 +105,30 @@ import Testing
             return Renderer(layout: try RingLayout(rings: [spec]))
         }
         var one = try renderer(redCap), other = try renderer(greenCap)
-        for p in RingClosingTests.sweep(0.9, 1.1, n: 24)
-        where cap == .round || ![24, 16, 12].contains(where: { RingClosingTests.onSquareBoundary(p, n: $0) }) {
+        let mapper = ProgressMapper(appearance: a)
+        for p in [0.3, 0.6] + RingClosingTests.sweep(0.9, 1.1, n: 24) + [1.3, 2.5] {
             one.render([.progress(p)])
             other.render([.progress(p)])
             var offset = 0
             for n in counts {
-                // The one-LED centre reaches half an LED only at 50 %: from then on it is the head.
-                let k = RingClosingTests.headIndex(p, n: n)
-                let w = (one.light[offset + k].r - other.light[offset + k].r) / (redCap.headColor.r - greenCap.headColor.r)
-                #expect(RingClosingTests.isHead(w, p, n: n, cap: n == 1 ? .square : cap), "pie ring of \(n), p=\(p): LED \(k) shows \(w)")
+                // What the circle shows without head or shadow: the fill's colour where it is full,
+                // mixed with the track on the LED it is entering.
+                let full = Swift.min(p, 1) * Double(n)
+                for k in 0..<n {
+                    let light = one.light[offset + k]
+                    #expect(close(light, other.light[offset + k], 1e-6), "pie ring of \(n), p=\(p): LED \(k) carries a head")
+                    let cover = Float(Swift.min(Swift.max(full - Double(k), 0), 1))
+                    let coverage = cap == .round ? cover : (cover >= 0.5 || (k == 0 && full > 0) ? 1 : 0)
+                    let fill = a.gradient.color(at: Float(k) / Float(n))
+                    let plain = a.trackColor.mixed(with: fill, amount: coverage)
+                    #expect(close(light, plain, 1e-4), "pie ring of \(n), p=\(p): LED \(k) is \(light), not the plain wedge's \(plain)")
+                }
+                if p >= 1 {
+                    let whole = [LinearRGB](unsafeUninitializedCapacity: n) { buffer, count in
+                        mapper.drawWhole(into: buffer, wraps: true); count = n
+                    }
+                    #expect(zip(one.light[offset..<offset + n], whole).allSatisfy { close($0, $1, 1e-4) }, "pie ring of \(n) at \(p): the full disc")
+                }
                 offset += n
             }
         }
