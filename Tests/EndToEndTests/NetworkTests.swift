@@ -135,7 +135,7 @@ let mosquittoInstalled = (try? MosquittoBroker.program("mosquitto", package: "mo
         let port = try Self.httpPort(daemon)
         let browser = try HeadlessChromium()
         try browser.open("http://127.0.0.1:\(port)/")
-        #expect(try eventually { try browser.evaluate("document.querySelectorAll('input[type=range]').length") as? Int == 3 })
+        #expect(try eventually { try browser.evaluate("document.querySelectorAll('input[data-ring]').length") as? Int == 3 })
         #expect(daemon.waitUntil { (try? daemon.frames().last.map(Self.onlyTrack)) == true }, "the picture starts as the track")
 
         // Move the "move" slider to 150 % as a user would: the ring fills up in the frames.
