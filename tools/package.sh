@@ -91,7 +91,7 @@ stage() {
         printf '.TH LEDRING 1 "%s" "ledring %s" "User Commands"\n' "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)" "$version"
         printf '.SH NAME\nledring \\- progress values as light on addressable LED rings\n.SH DESCRIPTION\n.nf\n'
         "$emulator" "$binary" --help | sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" -e 's/-/\\-/g'
-        printf '.fi\n.SH FILES\n.TP\n.I /etc/ledring/config.json\nthe service configuration (README: "The config file")\n'
+        printf '.fi\n.SH FILES\n.TP\n.I /etc/ledring/config.json\nthe service configuration (docs/config.md in the sources)\n'
         printf '.TP\n.I /var/lib/ledring/state.json\nthe values, looks and brightness the service keeps over a restart\n'
         printf '.SH SEE ALSO\n.BR ledring\\-setup (8),\n.I /usr/share/doc/ledring/examples\n'
     } | gzip -9n > "$dest/usr/share/man/man1/ledring.1.gz"

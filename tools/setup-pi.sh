@@ -88,7 +88,7 @@ fi
 # A binary for another CPU installs fine and then fails in systemd with "Exec format error";
 # on the machine itself (not with --root) it is tried first.
 if [ -n "$binary" ] && [ -z "$root" ] && ! "$binary" --version >/dev/null 2>&1; then
-    echo "$name: $binary does not run here (another CPU?); this system needs the $(pi_arch) build, see README \"Running it on a Pi\"" >&2
+    echo "$name: $binary does not run here (another CPU?); this system needs the $(pi_arch) build, see docs/install.md in the ledring repository" >&2
     exit 65
 fi
 

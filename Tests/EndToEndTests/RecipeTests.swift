@@ -61,38 +61,43 @@ import Testing
         return rings.first { $0["name"] as? String == ring }?["look"] as? String
     }
 
-    // MARK: The README shows these files, byte for byte
+    // MARK: The README and docs/ show these files, byte for byte
 
-    /// Every recipe file is in the README after its marker, unchanged; every marker names a file.
-    @Test func theReadmeShowsEveryRecipeFileAsItIs() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// Every recipe file is in the README or a page of docs/ after its marker, unchanged; every
+    /// marker names a file.
+    @Test func theDocsShowEveryRecipeFileAsItIs() throws {
         let names = try Self.recipeNames()
         #expect(names.count >= 5, "\(names)")
         var marked: [String] = []
-        let lines = readme.components(separatedBy: "\n")
-        for (i, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("<!-- examples/recipes/"), trimmed.hasSuffix(" -->") else { continue }
-            let file = String(trimmed.dropFirst("<!-- examples/recipes/".count).dropLast(" -->".count))
-            let shell = file.hasSuffix(".sh")
-            let name = shell ? String(file.dropLast(3)) : String(file.dropLast(5))
-            let indent = String(line.prefix { $0 == " " })
-            let fence = shell ? "```sh" : "```json"
-            #expect(i + 1 < lines.count && lines[i + 1] == indent + fence, "README line \(i + 2): no \(fence) block after the marker of \(file)")
-            var block: [String] = []
-            var j = i + 2
-            while j < lines.count, lines[j] != indent + "```" {
-                block.append(lines[j].hasPrefix(indent) ? String(lines[j].dropFirst(indent.count)) : lines[j])
-                j += 1
+        let pages = try ["README.md"] + FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        for page in pages {
+            let readme = try String(contentsOf: Self.root.appendingPathComponent(page), encoding: .utf8)
+            let lines = readme.components(separatedBy: "\n")
+            for (i, line) in lines.enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasPrefix("<!-- examples/recipes/"), trimmed.hasSuffix(" -->") else { continue }
+                let file = String(trimmed.dropFirst("<!-- examples/recipes/".count).dropLast(" -->".count))
+                let shell = file.hasSuffix(".sh")
+                let name = shell ? String(file.dropLast(3)) : String(file.dropLast(5))
+                let indent = String(line.prefix { $0 == " " })
+                let fence = shell ? "```sh" : "```json"
+                #expect(i + 1 < lines.count && lines[i + 1] == indent + fence, "\(page) line \(i + 2): no \(fence) block after the marker of \(file)")
+                var block: [String] = []
+                var j = i + 2
+                while j < lines.count, lines[j] != indent + "```" {
+                    block.append(lines[j].hasPrefix(indent) ? String(lines[j].dropFirst(indent.count)) : lines[j])
+                    j += 1
+                }
+                let text = try? String(contentsOf: Self.root.appendingPathComponent("examples/recipes/" + file), encoding: .utf8)
+                #expect(text != nil, "\(page) line \(i + 1) names examples/recipes/\(file), which does not exist")
+                #expect(block.joined(separator: "\n") + "\n" == text, "\(page) line \(i + 1): the block differs from examples/recipes/\(file)")
+                marked.append(file)
             }
-            let text = try? String(contentsOf: Self.root.appendingPathComponent("examples/recipes/" + file), encoding: .utf8)
-            #expect(text != nil, "README line \(i + 1) names examples/recipes/\(file), which does not exist")
-            #expect(block.joined(separator: "\n") + "\n" == text, "README line \(i + 1): the block differs from examples/recipes/\(file)")
-            marked.append(file)
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("examples/recipes").path)
         #expect(names.allSatisfy { files.contains($0 + ".json") })
-        #expect(Set(marked) == Set(files), "recipe files the README does not show: \(Set(files).subtracting(marked).sorted())")
+        #expect(Set(marked) == Set(files), "recipe files no page shows: \(Set(files).subtracting(marked).sorted())")
     }
 
     /// Each recipe passes check-config once its secrets exist (the paths are the README's).

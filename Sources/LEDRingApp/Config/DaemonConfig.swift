@@ -36,6 +36,8 @@ struct DaemonConfig: Sendable {
     var sources: [SourceConfig] = []
 
     /// Keys the top-level object may have.
+    /// The keys of one look under `looks`.
+    static let lookKeys = ["gradient", "effect", "period", "fill"]
     static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "gpio",
                        "socket", "state", "mqtt", "http", "looks", "sources"]
 
@@ -155,7 +157,7 @@ struct DaemonConfig: Sendable {
                 reader.report(lookPath, "a look's name must be letters, digits, - and _ (not default or none), got \"\(member.key)\"")
                 continue
             }
-            guard let m = reader.object(member.value, at: lookPath, known: ["gradient", "effect", "period", "fill"]) else { continue }
+            guard let m = reader.object(member.value, at: lookPath, known: DaemonConfig.lookKeys) else { continue }
             let gradient = RingConfig.readGradient(m["gradient"], at: ConfigReader.join(lookPath, "gradient"), into: &reader)
             var period: Double?
             if let raw = m["period"] {

@@ -57,6 +57,10 @@ struct GPIOConfig: Sendable, Equatable {
     var encoder: Encoder?
 
     static let keys = ["chip", "power", "button", "encoder"]
+    /// The keys of `power`, `button` and `encoder`.
+    static let powerKeys = ["line", "activeLow"]
+    static let buttonKeys = ["line", "activeLow", "action", "longPress"]
+    static let encoderKeys = ["a", "b", "push", "ring", "step"]
     static let lines = 0...1023
 
     /// Reads the `gpio` section; `ringNames` are the configured rings, for the encoder's `ring`.
@@ -70,14 +74,14 @@ struct GPIOConfig: Sendable, Equatable {
         }
         out.chip = reader.string(members["chip"], at: at("chip"))
         if let value = members["power"],
-           let power = reader.object(value, at: at("power"), known: ["line", "activeLow"]) {
+           let power = reader.object(value, at: at("power"), known: powerKeys) {
             if power["line"] == nil { reader.report(at("power", "line"), "missing; give the line offset, e.g. 17") }
             if let line = reader.integer(power["line"], at: at("power", "line"), in: lines) {
                 out.power = Power(line: line, activeLow: reader.bool(power["activeLow"], at: at("power", "activeLow")) ?? false)
             }
         }
         if let value = members["button"],
-           let button = reader.object(value, at: at("button"), known: ["line", "activeLow", "action", "longPress"]) {
+           let button = reader.object(value, at: at("button"), known: buttonKeys) {
             if button["line"] == nil { reader.report(at("button", "line"), "missing; give the line offset, e.g. 27") }
             let activeLow = reader.bool(button["activeLow"], at: at("button", "activeLow"))
             let action = reader.choice(button["action"], at: at("button", "action"), as: ButtonAction.self)
@@ -88,7 +92,7 @@ struct GPIOConfig: Sendable, Equatable {
             }
         }
         if let value = members["encoder"],
-           let encoder = reader.object(value, at: at("encoder"), known: ["a", "b", "push", "ring", "step"]) {
+           let encoder = reader.object(value, at: at("encoder"), known: encoderKeys) {
             for key in ["a", "b", "ring"] where encoder[key] == nil {
                 reader.report(at("encoder", key), "missing")
             }

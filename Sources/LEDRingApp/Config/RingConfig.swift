@@ -8,6 +8,9 @@ enum RingConfig {
     static let keys = ["name", "shape", "leds", "segments", "startLED", "direction", "gradient", "span", "cap",
                        "capColor", "highlight", "headFrom", "track", "shadow", "laps", "spinner", "range", "zones", "look"]
     static let spinnerKeys = ["arc", "period", "reverses", "curve"]
+    /// The keys of a colour zone and of a gradient stop.
+    static let zoneKeys = ["upTo", "gradient"]
+    static let stopKeys = ["color", "location"]
 
     /// Gradients for rings that name none: the activity rings' by name, else in turn.
     static func defaultGradient(name: String, index: Int) -> Gradient {
@@ -184,7 +187,7 @@ enum RingConfig {
         var bad = false
         for (i, item) in items.enumerated() {
             let zonePath = "\(path)[\(i)]"
-            guard let z = reader.object(item, at: zonePath, known: ["upTo", "gradient"]) else { bad = true; continue }
+            guard let z = reader.object(item, at: zonePath, known: zoneKeys) else { bad = true; continue }
             let last = i == items.count - 1
             var end = Double.infinity
             if let raw = z["upTo"] {
@@ -228,7 +231,7 @@ enum RingConfig {
             let itemPath = "\(path)[\(i)]"
             let even = items.count > 1 ? Float(i) / Float(items.count - 1) : 0
             if case .object = item {
-                guard let s = reader.object(item, at: itemPath, known: ["color", "location"]) else { bad = true; continue }
+                guard let s = reader.object(item, at: itemPath, known: stopKeys) else { bad = true; continue }
                 if s["color"] == nil { reader.report(ConfigReader.join(itemPath, "color"), "missing; give \"#rrggbb\"") }
                 let color = reader.color(s["color"], at: ConfigReader.join(itemPath, "color"))
                 let location = reader.number(s["location"], at: ConfigReader.join(itemPath, "location"), in: 0...1)

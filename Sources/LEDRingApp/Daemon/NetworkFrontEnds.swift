@@ -221,7 +221,7 @@ final class NetworkFrontEnds {
     /// Why a section is refused.
     static func missing(_ frontEnd: String) -> String {
         "\(frontEnd) is not in this static build of ledring (Embedded Swift: no dlopen, threads or Dispatch); "
-            + "remove the section, or install the full build (README, \"Running it on a Pi\")"
+            + "remove the section, or install the full build (docs/install.md, \"Building from source\")"
     }
 
     /// No front ends.
