@@ -450,6 +450,11 @@ public final class FakeSystemCalls: SystemCalls {
             } else if flags & O_CREAT != 0 && flags & O_EXCL != 0 {
                 throw Errno(rawValue: EEXIST)
             }
+            // As fs/namei.c does: O_DIRECTORY on anything else is ENOTDIR, and a directory opens
+            // only for reading (EISDIR for writing).
+            let directory = Self.isDirectory(path, in: state)
+            if flags & O_DIRECTORY != 0 && !directory { throw Errno(rawValue: ENOTDIR) }
+            if directory && flags & O_ACCMODE != O_RDONLY { throw Errno(rawValue: EISDIR) }
             let fd = state.nextFD
             state.nextFD += 1
             state.openFiles[fd] = path

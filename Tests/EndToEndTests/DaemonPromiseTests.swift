@@ -117,6 +117,30 @@ import Testing
                 "\(last - first) frames in \(seconds) s: faster than the wire (at most \(ceiling))")
     }
 
+    /// The one-shot command on a driver keeps the same promise: `--realtime` into a dump file paces
+    /// as a device would, and no two frames come closer than a 1024-LED frame takes on the wire,
+    /// whatever `--fps` asks. Frames are counted in the dump (each frame is the same length).
+    @Test func theOneShotNeverOutrunsTheWireEither() throws {
+        let directory = DaemonProcess.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let common = ["--driver", "ws2812-spi", "--rings", "long:1024", "--max-milliamps", "100000"]
+        let one = try LedringProcess.run(common + ["--dump-wire", directory + "/one.bin", "--frames", "1", "--set", "long=1"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let frameBytes = try #require(try FileManager.default.attributesOfItem(atPath: directory + "/one.bin")[.size] as? Int)
+        var start = timespec(), end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        let run = try LedringProcess.run(common + ["--dump-wire", directory + "/wire.bin", "--realtime", "--fps", "240",
+                                                   "--frames", "60", "--spin", "long"])
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        #expect(run.status == 0, "\(run.stderr)")
+        let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: directory + "/wire.bin")[.size] as? Int)
+        #expect(bytes == 60 * frameBytes, "\(bytes) bytes are not 60 frames of \(frameBytes)")
+        // 60 frames, the first at once: 59 gaps of at least 24.6 ms each.
+        let shortestFrame = 1024.0 * 24 * 1.0e-6
+        #expect(seconds >= 59 * shortestFrame, "60 frames in \(seconds) s: faster than the wire (at least \(59 * shortestFrame) s)")
+    }
+
     /// An hour's timer on the 24-LED ring changes one LED level every 0.59 s: the daemon sends a
     /// few frames a second, not its full rate (60 fps would be about 120 in the two seconds). The
     /// bound is one-sided the other way too: a busy machine only sends fewer.

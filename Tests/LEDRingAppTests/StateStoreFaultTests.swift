@@ -39,6 +39,23 @@ import Testing
         return (path, directory, fake, oldBytes)
     }
 
+    /// A rename is on disk only once its directory is: after the rename the store opens the
+    /// directory and fsyncs it (a power cut could otherwise bring back the old state, or none).
+    @Test func theDirectoryIsSyncedAfterTheRename() throws {
+        let (path, directory, fake, _) = try setUp()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let before = fake.calls.count
+        try StateStore(path: path, system: RetryingSystemCalls(fake)).save(new)
+        let calls = Array(fake.calls[before...])
+        let rename = try #require(calls.firstIndex { if case .rename(_, path) = $0 { return true } else { return false } })
+        let open = try #require(calls[rename...].firstIndex {
+            if case .open(directory, let flags) = $0 { return flags & O_DIRECTORY != 0 } else { return false }
+        }, "the directory is not opened after the rename: \(calls[rename...])")
+        let sync = calls[open...].firstIndex { if case .fsync = $0 { return true } else { return false } }
+        #expect(sync != nil, "no fsync of the directory after the rename: \(calls[rename...])")
+        #expect(calls[open...].contains { if case .close = $0 { return true } else { return false } }, "the directory is left open")
+    }
+
     @Test("a failed save keeps the previous state", arguments: StateStoreFaultTests.faults)
     func aFailedSaveKeepsThePreviousState(_ fault: Fault) throws {
         let (path, directory, fake, oldBytes) = try setUp()

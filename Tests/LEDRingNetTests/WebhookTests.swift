@@ -13,6 +13,33 @@ import Testing
     static let apiToken = "api-token"
     static let alertToken = "am-token"
 
+    /// The signature and the token are compared in constant time: every byte is looked at,
+    /// whether the first differs, the last, or none (a `==` there stops at the first difference).
+    @Test func signaturesAndTokensAreComparedWholeWhereverTheyDiffer() {
+        let body = Array(#"{"zen":"Keep it logically awesome."}"#.utf8)
+        let right = "sha256=" + SHA256.hex(SHA256.hmac(key: Array(Self.secret.utf8), message: body))
+        let hook = GitHubHook(settings: WebhookSettings.GitHub(ring: "move", secret: Self.secret), secret: Array(Self.secret.utf8))
+        func wrong(at index: Int) -> String {
+            var bytes = Array(right.utf8)
+            bytes[index] = bytes[index] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for (header, refused) in [(right, false), (wrong(at: 7), true), (wrong(at: right.utf8.count - 1), true)] {
+            var visited = 0
+            let refusal = hook.signatureRefusal(HTTPRequest(method: "POST", path: "/api/hooks/github", body: body,
+                                                            headers: ["X-Hub-Signature-256": [header]]), visited: &visited)
+            #expect((refusal != nil) == refused, "\(header)")
+            #expect(visited == right.utf8.count, "\(header): \(visited) of \(right.utf8.count) bytes compared")
+        }
+        let alerts = AlertmanagerHook(settings: WebhookSettings.Alertmanager(token: Self.alertToken), token: Self.alertToken)
+        for (token, refused) in [(Self.alertToken, false), ("x" + Self.alertToken.dropFirst(), true)] {
+            var visited = 0
+            let refusal = alerts.authorisationRefusal(HTTPRequest(method: "POST", path: "/api/hooks/alertmanager",
+                                                                  authorization: "Bearer " + token), visited: &visited)
+            #expect((refusal != nil) == refused && visited == Self.alertToken.utf8.count, "\(token): \(visited) bytes compared")
+        }
+    }
+
     static func control() throws -> RecordingRingControl {
         var layout = try RingLayout(rings: Palette.activityRings())
         layout.looks = [Look(name: "failed", gradient: Gradient(solid: RGB8(r: 255, g: 32, b: 32))),

@@ -202,6 +202,14 @@ struct GitHubHook {
 
     /// 401 unless `X-Hub-Signature-256` is the body's HMAC-SHA256 with the secret.
     func signatureRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        var visited = 0
+        return signatureRefusal(request, visited: &visited)
+    }
+
+    /// `signatureRefusal`, counting the bytes the compare looked at: the tests check it is every
+    /// one, however early the first difference (a plain `==` stops there, and how soon it answers
+    /// tells an attacker how much of a forged signature was right).
+    func signatureRefusal(_ request: HTTPRequest, visited: inout Int) -> HTTPResponse? {
         let values = request.headers["x-hub-signature-256"] ?? []
         guard values.count == 1, let header = values.first else {
             return .error(401, values.isEmpty
@@ -209,7 +217,7 @@ struct GitHubHook {
                           : "X-Hub-Signature-256 was sent more than once; send it once")
         }
         let expected = Array(("sha256=" + SHA256.hex(SHA256.hmac(key: secret, message: request.body))).utf8)
-        guard SHA256.constantTimeEqual(Array(header.trimmingWhitespace().lowercased().utf8), expected) else {
+        guard SHA256.constantTimeEqual(Array(header.trimmingWhitespace().lowercased().utf8), expected, visited: &visited) else {
             return .error(401, "X-Hub-Signature-256 does not match the body: the webhook's secret in GitHub must be the one in http.webhooks.github")
         }
         return nil
@@ -264,9 +272,15 @@ struct AlertmanagerHook {
 
     /// 401 unless `Authorization: Bearer <token>` carries the configured token.
     func authorisationRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        var visited = 0
+        return authorisationRefusal(request, visited: &visited)
+    }
+
+    /// `authorisationRefusal`, counting the bytes the compare looked at (as `GitHubHook`'s).
+    func authorisationRefusal(_ request: HTTPRequest, visited: inout Int) -> HTTPResponse? {
         let parts = request.authorization?.trimmingWhitespace().split(separator: " ", maxSplits: 1) ?? []
         guard parts.count == 2, parts[0].lowercased() == "bearer",
-              SHA256.constantTimeEqual(Array(parts[1].trimmingWhitespace().utf8), Array(token.utf8)) else {
+              SHA256.constantTimeEqual(Array(parts[1].trimmingWhitespace().utf8), Array(token.utf8), visited: &visited) else {
             return .error(401, "this webhook needs Authorization: Bearer <token> with http.webhooks.alertmanager's token "
                                + "(Alertmanager: http_config.authorization.credentials_file)",
                           headers: ["WWW-Authenticate": "Bearer realm=\"ledring webhooks\""])
