@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
-        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware"]),
+        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDRingControl"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
         .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
         .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),

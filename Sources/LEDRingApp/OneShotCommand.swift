@@ -1,13 +1,15 @@
 import LEDHardware
 import LEDPresentation
+import LEDRingControl
 import RingRender
 
 /// `ledring --simulate …`: renders frames of the rings at t = k / fps and prints them.
 struct OneShotCommand {
     let options: OneShotOptions
     let layout: RingLayout
-    /// The rings' states at t = 0.
-    let states: [RingState]
+    /// The rings at t = 0: `--set` and `--spin` (or the demo) applied, as the service applies a
+    /// `set` and a `spin`, so frames come from the one frame builder the service uses.
+    let controller: Controller
     /// How frames are printed.
     let format: SimulatedFormat
     /// The frame session every run starts from: the renderer these options ask for, not yet used.
@@ -26,36 +28,46 @@ struct OneShotCommand {
         self.options = options
         layout = try options.layout()
         format = options.format ?? (stdoutIsTerminal ? .ansi : .text)
-        var states = [RingState](repeating: RingState(), count: layout.rings.count)
         let known = layout.rings.map { $0.name }.joined(separator: ", ")
+        var requests: [Request] = []
         if options.sets.isEmpty && options.spins.isEmpty {
-            for (i, ring) in layout.rings.enumerated() {
-                states[i].set(OneShotCommand.demoValues[ring.name] ?? 0.8, at: 0,
-                              duration: options.duration ?? OneShotCommand.demoDuration, curve: options.curve)
-            }
+            let demo = layout.rings.map { ($0.name, OneShotCommand.demoValues[$0.name] ?? 0.8) }
+            requests.append(.set(Dictionary(demo, uniquingKeysWith: { a, _ in a }),
+                                 duration: options.duration ?? OneShotCommand.demoDuration, curve: options.curve))
         }
+        var values: [String: Double] = [:]
         for (ring, value) in options.sets {
-            guard let i = layout.index(of: ring) else {
+            guard layout.index(of: ring) != nil else {
                 throw .usage("--set \(ring)=…: no ring called \"\(ring)\"; the rings are \(known)")
             }
-            states[i].set(value, at: 0, duration: options.duration ?? 0, curve: options.curve)
+            values[ring] = value
         }
+        if !values.isEmpty { requests.append(.set(values, duration: options.duration ?? 0, curve: options.curve)) }
         for ring in options.spins {
-            guard let i = layout.index(of: ring) else {
+            guard layout.index(of: ring) != nil else {
                 throw .usage("--spin \(ring): no ring called \"\(ring)\"; the rings are \(known)")
             }
-            states[i].spin(at: 0)
         }
-        self.states = states
-        session = FrameSession(layout: layout, driver: options.chipDriver,
-                               settings: FrameSettings(color: options.color, fps: options.fps))
+        if !options.spins.isEmpty { requests.append(.spin(rings: options.spins)) }
+        let settings = FrameSettings(color: options.color, fps: options.fps)
+        var controller = Controller(layout: layout, brightness: settings.brightness)
+        for request in requests {
+            do throws(RequestError) {
+                // Only a `status` request reads the report; these are `set` and `spin`.
+                _ = try controller.perform(request, at: 0, status: { StatusReport.withoutOutput("one-shot") })
+            } catch {
+                throw .usage(error.message)
+            }
+        }
+        self.controller = controller
+        session = FrameSession(layout: layout, driver: options.chipDriver, settings: settings)
     }
 
     /// The index of the last frame of a run without `--frames`: the first frame at which every
     /// transition has settled, or the last frame of one spinner period.
     var settledFrame: Int {
         var last = 0
-        for (state, ring) in zip(states, layout.rings) {
+        for (state, ring) in zip(controller.states, layout.rings) {
             if state.spinningSince != nil {
                 last = max(last, Int((ring.appearance.spinner.period * options.fps).rounded(.up)) - 1)
             }
@@ -67,7 +79,7 @@ struct OneShotCommand {
 
     /// Whether anything still moves after time `t`.
     func isAnimating(at t: Double) -> Bool {
-        states.contains { $0.isAnimating(at: t) }
+        controller.isAnimating(at: t)
     }
 
     /// Renders frames and hands each one to `emit` with its description; stops early when `emit`
@@ -82,7 +94,7 @@ struct OneShotCommand {
         while k <= lastFrame && !shouldStop() {
             pace(k)
             let t = Double(k) / options.fps
-            let frame = session.render(states, at: t, animating: isAnimating(at: t))
+            let frame = session.render(controller, at: t)
             guard emit(frame.described(index: k, time: t), frame) else {
                 return
             }

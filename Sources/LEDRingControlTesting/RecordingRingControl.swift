@@ -76,10 +76,7 @@ public final class RecordingRingControl: RingControl {
     /// Renders the frame at the current time, as the daemon does, and describes it.
     public func snapshot() -> RingSnapshot {
         state.withLock { s in
-            s.renderer.pipeline.brightness = Float(s.controller.brightness)
-            if s.renderer.extraLookNames != s.controller.extraLookNames { s.renderer.setExtraLooks(s.controller.extraLooks) }
-            let values = s.controller.values(s.renderer.values(for: s.controller.states, at: s.now), at: s.now)
-            s.renderer.render(values, paints: s.controller.paints(at: s.now), at: s.now, animating: s.controller.isAnimating(at: s.now))
+            s.renderer.render(s.controller, at: s.now)
             return RingSnapshot(controller: s.controller, frame: s.renderer.frame, layout: layout, at: s.now)
         }
     }
@@ -95,7 +92,5 @@ public final class RecordingRingControl: RingControl {
     }
 
     /// What a `status` request reports here: a simulated output that sent nothing.
-    static let status = StatusReport(driver: "test", device: nil, driverUp: true, leds: 0, fps: 30, frameInterval: 1.0 / 30,
-                                     framesSent: 0, errors: 0, lastError: nil, estimatedMilliamps: 0, maxMilliamps: nil,
-                                     animating: false, clients: 0, uptime: 0, config: nil)
+    public static let status = StatusReport.withoutOutput("test")
 }

@@ -54,7 +54,6 @@ public struct Renderer: Sendable {
     /// Whether `render` also fills `frame16` (for APA102's high-dynamic-range mode).
     public var wideFrame = false
     private var scratch: [LinearRGB]
-    private var valueBuffer: [RingValue] = []
     private var dither: TemporalDither
 
     /// A renderer for `layout` with `pipeline`, a current limiter (default: WS2812B at the Pi
@@ -83,7 +82,6 @@ public struct Renderer: Sendable {
         let widest = layout.rings.flatMap { $0.segments }.map { $0.ledCount }.max() ?? 0
         self.scratch = Array(repeating: .black, count: widest)
         self.blendScratch = Array(repeating: .black, count: widest)
-        self.valueBuffer.reserveCapacity(layout.rings.count)
     }
 
     /// The estimated current of the last frame after limiting, in mA, idle included.
@@ -207,25 +205,6 @@ public struct Renderer: Sendable {
                 }
             }
         }
-    }
-
-    /// Renders the frame for `states` at time `t`; it counts as animating while any ring is
-    /// in a transition or spinning.
-    public mutating func render(states: [RingState], at t: Double) {
-        let animating = states.contains { $0.spinningSince != nil || $0.isAnimating(at: t) }
-        // Filled in place so a frame allocates nothing (`values(for:at:)` builds a new array).
-        var values = valueBuffer
-        valueBuffer = []
-        values.removeAll(keepingCapacity: true)
-        for (state, ring) in zip(states, layout.rings) {
-            if let since = state.spinningSince {
-                values.append(.spinner(tail: ring.appearance.spinner.tailPosition(at: t - since)))
-            } else {
-                values.append(.progress(state.shown(at: t)))
-            }
-        }
-        render(values, animating: animating)
-        valueBuffer = values
     }
 
     private mutating func drawSegment(_ segment: Segment, of shape: RingShape, value: RingValue, whole: Bool = false,

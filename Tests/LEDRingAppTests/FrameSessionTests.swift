@@ -1,5 +1,7 @@
 import LEDHardware
 import LEDPresentation
+import LEDRingControl
+import LEDRingControlTesting
 import LEDRingTesting
 import LEDWire
 import RingRender
@@ -45,15 +47,19 @@ import Testing
     }
 
     /// The daemon's session for the same options, built as `Daemon.init` builds it (the command
-    /// line's colour options over the default config, in the session's settings), rendering the same states at t = 0.
-    static func daemon(_ options: [String], states: [RingState]) throws -> (FrameSession, OutputConfig, RenderedFrame) {
+    /// line's colour options over the default config, in the session's settings), rendering at
+    /// t = 0 what `values` asks for, sent as the socket would send it.
+    static func daemon(_ options: [String]) throws -> (FrameSession, OutputConfig, RenderedFrame) {
         let daemonOptions = try DaemonOptions(options)
         let config = try DaemonConfig.defaults()
         let output = config.output.overridden(by: daemonOptions.output)
         var session = Daemon.makeSession(config: config, output: output, options: daemonOptions)
         // The controller starts at the settings' brightness (the command line's over the file's).
-        session.brightness = session.settings.brightness
-        let rendered = session.render(states, at: 0, animating: states.contains { $0.isAnimating(at: 0) })
+        var controller = Controller(layout: config.layout, brightness: session.settings.brightness)
+        for request: Request in [.set(["move": 0.3, "exercise": 0.05]), .spin(rings: ["stand"])] {
+            _ = try controller.perform(request, at: 0, status: { RecordingRingControl.status })
+        }
+        let rendered = session.render(controller, at: 0)
         return (session, output, rendered)
     }
 
@@ -71,7 +77,7 @@ import Testing
     @Test(arguments: FrameSessionTests.cases)
     func theOneShotAndTheDaemonRenderDescribeAndSendTheSameFrame(_ options: [String], _ expected: FrameSettings) throws {
         let (command, frame, rendered) = try FrameSessionTests.oneShot(options)
-        let (session, output, daemonRendered) = try FrameSessionTests.daemon(options, states: command.states)
+        let (session, output, daemonRendered) = try FrameSessionTests.daemon(options)
 
         #expect(command.session.settings == expected)
         #expect(session.settings == expected)
@@ -123,9 +129,8 @@ import Testing
     }
 
     @Test func hdrAndWhiteReachTheWire() throws {
-        let states = try FrameSessionTests.oneShot(["--simulate"]).0.states
         func bytes(_ options: [String]) throws -> [UInt8] {
-            let (session, output, rendered) = try FrameSessionTests.daemon(options, states: states)
+            let (session, output, rendered) = try FrameSessionTests.daemon(options)
             let kind = try #require(output.driver)
             return try FrameSessionTests.wire(
                 session.driverSettings(output.driverSettings(kind: kind, ledCount: session.layout.ledCount, board: nil)),

@@ -114,12 +114,9 @@ extension Daemon {
 
     /// Renders and sends the frame for `now`; keeps going only while something moves.
     func renderFrame(at now: Double) {
-        session.brightness = controller.brightness
         let spacing = controller.frameSpacing(at: now)
         let animating = spacing != nil
-        // A slow timer's ring is as good as still: "auto" dithering (for motion) stays off, or
-        // its refreshes would bring back the frame rate the spacing saves.
-        let frame = session.render(controller, at: now, animating: spacing == 0)
+        let frame = session.render(controller, at: now)
         output.show(lightsOn ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
         // Dithered LEDs between two levels need more frames to show their average: keep
@@ -204,7 +201,6 @@ extension Daemon {
         let brightness = nextSession.settings.brightness != session.settings.brightness ? nextSession.settings.brightness : nil
         controller = controller.carried(to: next.layout, brightness: brightness)
         session = nextSession
-        session.brightness = controller.brightness
         if let warning = session.darkBudgetWarning { Log.info(warning) }
         config = next
         sources = sources.carried(to: next.sources, now: now)

@@ -126,7 +126,6 @@ final class Daemon {
                      + (movedTo.map { "moved it to \($0) and " } ?? "") + "starting from 0")
         }
         session = Daemon.makeSession(config: config, output: outputSettings, options: options)
-        session.brightness = controller.brightness
         if let warning = session.darkBudgetWarning { Log.info(warning) }
         output = try Daemon.makeOutput(settings: outputSettings, session: session, at: now)
         selectedRing = config.gpio.encoder?.ring ?? config.layout.rings.first?.name ?? ""

@@ -60,20 +60,10 @@ struct FrameSession {
         return out
     }
 
-    /// Renders the frame for `states` at time `t`; `animating` (part of an animation) decides
-    /// dithering in `.auto` mode.
-    /// `paints` are the rings' looks (none: the configured picture).
-    mutating func render(_ states: [RingState], paints: [RingPaint] = [], at t: Double, animating: Bool) -> RenderedFrame {
-        let values = renderer.values(for: states, at: t)
-        renderer.render(values, paints: paints, at: t, animating: animating)
-        return described(values, states: states)
-    }
-
-    /// Renders the frame `controller` shows at `t`: its rings' states, looks and notifications.
-    mutating func render(_ controller: Controller, at t: Double, animating: Bool) -> RenderedFrame {
-        if renderer.extraLookNames != controller.extraLookNames { renderer.setExtraLooks(controller.extraLooks) }
-        let values = controller.values(renderer.values(for: controller.states, at: t), at: t)
-        renderer.render(values, paints: controller.paints(at: t), at: t, animating: animating)
+    /// Renders the frame `controller` shows at `t` (`Renderer.render(_:at:)`, the one frame
+    /// builder) and describes it.
+    mutating func render(_ controller: Controller, at t: Double) -> RenderedFrame {
+        let values = renderer.render(controller, at: t)
         return described(values, states: controller.states)
     }
 

@@ -45,6 +45,14 @@ public struct StatusReport: Equatable, Sendable {
 
     public static func == (a: StatusReport, b: StatusReport) -> Bool { a.jsonLine == b.jsonLine }
 
+    /// The report of rings with no output behind them (the one-shot command, the benchmark, the
+    /// test double), named `driver`: nothing sent, nothing failed.
+    public static func withoutOutput(_ driver: String) -> StatusReport {
+        StatusReport(driver: driver, device: nil, driverUp: true, leds: 0, fps: 30, frameInterval: 1.0 / 30, framesSent: 0,
+                     errors: 0, lastError: nil, estimatedMilliamps: 0, maxMilliamps: nil, animating: false, clients: 0,
+                     uptime: 0, config: nil)
+    }
+
     /// A status report.
     public init(driver: String, device: String?, driverUp: Bool, leds: Int, fps: Double, frameInterval: Double,
                 framesSent: Int, errors: Int, lastError: String?, estimatedMilliamps: Double, maxMilliamps: Int?,
