@@ -31,9 +31,9 @@ struct OneShotCommand {
         let known = layout.rings.map { $0.name }.joined(separator: ", ")
         var requests: [Request] = []
         if options.sets.isEmpty && options.spins.isEmpty {
-            let demo = layout.rings.map { ($0.name, OneShotCommand.demoValues[$0.name] ?? 0.8) }
-            requests.append(.set(Dictionary(demo, uniquingKeysWith: { a, _ in a }),
-                                 duration: options.duration ?? OneShotCommand.demoDuration, curve: options.curve))
+            var demo: [String: Double] = [:]
+            for ring in layout.rings { demo[ring.name] = OneShotCommand.demoValues[ring.name] ?? 0.8 }
+            requests.append(.set(demo, duration: options.duration ?? OneShotCommand.demoDuration, curve: options.curve))
         }
         var values: [String: Double] = [:]
         for (ring, value) in options.sets {
