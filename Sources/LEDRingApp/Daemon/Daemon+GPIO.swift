@@ -76,25 +76,16 @@ extension Daemon {
                 guard let index = config.layout.index(of: selectedRing) else { continue }
                 let step = config.gpio.encoder?.step ?? 0.05
                 let value = min(max(controller.states[index].target + Double(steps) * step, 0), Request.maxValue)
-                apply(.set(values: [.init(ring: selectedRing, value: value)], duration: 0.15, curve: .easeOut), at: now)
+                submit(.set(values: [.init(ring: selectedRing, value: value)], duration: 0.15, curve: .easeOut), from: .knob, at: now)
             }
         }
     }
 
     private func perform(_ action: GPIOConfig.ButtonAction, at now: Double) {
         switch action {
-        case .reset: apply(.defaultReset, at: now)
-        case .power: setLights(!lightsOn, at: now, by: "the button")
+        case .reset: submit(.defaultReset, from: .button, at: now)
+        case .power: submit(.power(!controller.power), from: .button, at: now)
         case .none: break
-        }
-    }
-
-    /// Applies `request` as if it came from the socket.
-    func apply(_ request: Request, at now: Double) {
-        let outcome = controller.apply(request, at: now, status: { status(at: now) })
-        if outcome.changed {
-            needsFrame = true
-            stateDirty = true
         }
     }
 }

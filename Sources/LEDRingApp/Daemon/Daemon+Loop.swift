@@ -31,7 +31,7 @@ extension Daemon {
             for request in sources.due(at: now, read: { path throws(BoundedFile.Problem) in
                 try BoundedFile.read(path, limit: SourcePoller.maxBytes, system: system)
             }, start: { commands.start($0, at: now) }, log: { Log.info($0) }) {
-                apply(request, at: now)
+                submit(request, from: .source, at: now)
             }
             commandsEnded(commands.due(at: now), at: now)
             if schedule.frameDue(at: now) { renderFrame(at: now) }
@@ -108,7 +108,9 @@ extension Daemon {
     /// What the command sources that ended printed, as their rings' requests.
     func commandsEnded(_ ended: [CommandRuns.Ended], at now: Double) {
         for run in ended {
-            for request in sources.finished(run.source, run.outcome, at: now, log: { Log.info($0) }) { apply(request, at: now) }
+            for request in sources.finished(run.source, run.outcome, at: now, log: { Log.info($0) }) {
+                submit(request, from: .source, at: now)
+            }
         }
     }
 
@@ -117,7 +119,7 @@ extension Daemon {
         let spacing = controller.frameSpacing(at: now)
         let animating = spacing != nil
         let frame = session.render(controller, at: now)
-        output.show(lightsOn ? frame : session.dark(frame), at: now)
+        output.show(controller.power ? frame : session.dark(frame), at: now)
         publishSnapshot(at: now)
         // Dithered LEDs between two levels need more frames to show their average: keep
         // refreshing, at a low rate, only while that holds (dither "on"; "auto" stops when still).

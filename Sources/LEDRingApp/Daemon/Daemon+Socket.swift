@@ -16,15 +16,7 @@ extension Daemon {
             } catch {
                 return Reply.error(error.message).jsonLine
             }
-            // The status reads the controller, so it is built before `apply` mutates it.
-            if request == .status { return Reply.status(status(at: now)).jsonLine }
-            let outcome = controller.apply(request, at: now, status: { status(at: now) })
-            if outcome.changed {
-                needsFrame = true
-                stateDirty = true
-            }
-            followPower(at: now, by: "socket request")
-            return outcome.reply.jsonLine
+            return submit(request, from: .socket, at: now).reply.jsonLine
         }
     }
 

@@ -68,7 +68,9 @@ final class Daemon {
     /// The HTTP API and MQTT bridge, and the remote they drive the daemon through.
     let network: NetworkFrontEnds
     /// Whether the network asked for the LEDs on (off shows black and switches the supply off).
-    var lightsOn = true
+    /// Whether the LED supply (`gpio.power`) is switched on: it follows `controller.power`,
+    /// which alone says whether the lights are on (`followPower`).
+    var supplyOn = true
 
     /// Frames per second: the command line's, else the config's.
     var fps: Double { options.fps ?? config.fps }
@@ -156,9 +158,9 @@ final class Daemon {
             throw error
         }
         // All off before the restart: still off, supply included, until `power on`.
-        lightsOn = controller.power
-        power.setPower(lightsOn)
-        if !lightsOn { Log.info("lights off, as they were before the restart (ledring power on lights them)") }
+        supplyOn = controller.power
+        power.setPower(supplyOn)
+        if !supplyOn { Log.info("lights off, as they were before the restart (ledring power on lights them)") }
         let rings = config.layout.rings.map { "\($0.name) \($0.ledCount)" }.joined(separator: ", ")
         Log.info("started: rings \(rings) (\(config.layout.ledCount) LEDs), output \(output.name)"
                  + (output.device.map { " \($0)" } ?? "") + ", socket \(socketPath), state \(store.path)"
