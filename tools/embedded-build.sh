@@ -9,7 +9,7 @@
 # the stand-in Glibc module in tools/embedded/modules; the objects are linked by Debian's cross gcc
 # against its static glibc, libm and libgpiod (libgpiod-dev for that architecture, unpacked from its
 # .deb, not installed). The network front ends (LEDRingNet) are not in these binaries: see
-# NetworkFrontEnds.swift and the README.
+# NetworkFrontEnds.swift and docs/install.md.
 #
 # Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross
 # (and libgpiod-dev for the host). The arm64/armel libgpiod-dev .debs are fetched with
@@ -28,10 +28,26 @@ build="$repo/.build/embedded"
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(host aarch64 armv6)
 
-# The modules of `ledring`, bottom up, and the C defines each needs.
-modules=(RingRender LEDWire LEDJSON LEDSystem LEDRingControl LEDPresentation LEDHardware LEDRingApp ledring)
-
 fail() { echo "embedded-build: $*" >&2; exit 1; }
+
+# The modules of `ledring`, bottom up, from the package itself (Package.swift's targets and their
+# dependencies), without the network front ends, which these binaries do not have yet (see
+# NetworkFrontEnds.swift).
+modules=()
+while IFS= read -r module; do modules+=("$module"); done < <(
+    cd "$repo" && swift package describe --type json | python3 "$repo/tools/embedded/modules-of.py" ledring --except LEDRingNet)
+[ ${#modules[@]} -gt 0 ] || fail "swift package describe listed no modules for ledring"
+
+# Which libgpiod API a header declares, by the rule Package.swift uses (detectGPIODAPI): 2.x has
+# request and settings objects, 1.x the line/bulk calls.
+gpiod_api() {
+    local header=$1
+    [ -f "$header" ] || fail "no $header (libgpiod-dev)"
+    if grep -q gpiod_request_config "$header" && grep -q gpiod_line_settings "$header"; then echo GPIOD_V2
+    elif grep -q gpiod_line_request_bulk "$header"; then echo GPIOD_V1
+    else fail "$header declares neither libgpiod API (1.x line/bulk calls, 2.x request and settings)"
+    fi
+}
 
 # libgpiod-dev for a foreign architecture, unpacked (not installed) under .build/embedded/debs.
 gpiod_root() {
@@ -76,12 +92,14 @@ for arch in "${arches[@]}"; do
         includes=()
         libgpiod=/usr/lib/x86_64-linux-gnu/libgpiod.a
         [ -f /usr/include/gpiod.h ] && [ -f "$libgpiod" ] || fail "needs libgpiod-dev (apt-get install libgpiod-dev)"
+        gpiod=$(gpiod_api /usr/include/gpiod.h)
         ;;
     aarch64)
         target=aarch64-none-none-elf; cc=aarch64-linux-gnu-gcc; strip=aarch64-linux-gnu-strip; cflags=()
         root=$(gpiod_root arm64)
         includes=(-isystem /usr/aarch64-linux-gnu/include -isystem "$root/usr/include")
         libgpiod="$root/usr/lib/aarch64-linux-gnu/libgpiod.a"
+        gpiod=$(gpiod_api "$root/usr/include/gpiod.h")
         ;;
     armv6)
         # Debian armel: soft-float ABI, so float arguments go in integer registers on both sides.
@@ -90,6 +108,7 @@ for arch in "${arches[@]}"; do
         root=$(gpiod_root armel)
         includes=(-isystem /usr/arm-linux-gnueabi/include -isystem "$root/usr/include")
         libgpiod="$root/usr/lib/arm-linux-gnueabi/libgpiod.a"
+        gpiod=$(gpiod_api "$root/usr/include/gpiod.h")
         ;;
     *) fail "unknown architecture $arch (host, aarch64, armv6)" ;;
     esac
@@ -115,8 +134,8 @@ for arch in "${arches[@]}"; do
     objects=()
     for module in "${modules[@]}"; do
         defines=()
-        # Debian 12 ships libgpiod 1.6 for every architecture.
-        [ "$module" = LEDHardware ] && defines=(-DGPIOD_V1)
+        # The libgpiod API of the header this architecture links against, as the package defines it.
+        [ "$module" = LEDHardware ] && defines=(-D"$gpiod")
         library=(-parse-as-library)
         [ "$module" = ledring ] && library=()   # main.swift: top-level code
         # swiftc leaves an existing object alone in some reruns; removed first, a stale one can never be linked.
