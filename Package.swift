@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "LEDRingNetTesting", dependencies: ["CSpidev"]),
         // The real controller behind a test clock, recording what the front ends sent.
         .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
+        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDSystem", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
         .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDRingControl"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Debian's `chromium`, headless, driven over the DevTools protocol on a pipe
 /// (`--remote-debugging-pipe`: commands in on fd 3, replies out on fd 4, NUL-separated JSON), so

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A tiny HTTP/1.1 client over raw loopback sockets, so tests control every byte (oversized
 /// bodies, odd paths, headers only) and depend on nothing beyond Glibc.

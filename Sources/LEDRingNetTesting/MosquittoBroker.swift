@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A real Mosquitto broker on a free loopback port, started and killed by the test (Debian's
 /// `mosquitto`), plus `mosquitto_pub`/`mosquitto_sub` (Debian's `mosquitto-clients`) to talk to it.

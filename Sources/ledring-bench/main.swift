@@ -1,9 +1,7 @@
 // ledring-bench: what a frame costs against the wire it goes out on.
 //
 // `swift run -c release ledring-bench [--json] [--quick]`
-#if canImport(Glibc)
 import Glibc
-#endif
 import LEDHardware
 import LEDWire
 import RingRender

@@ -1,9 +1,5 @@
 import LEDRingApp
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 #if hasFeature(Embedded)
 // Embedded Swift has no `CommandLine`: the static Pi binaries' small C runtime

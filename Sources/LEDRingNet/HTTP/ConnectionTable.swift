@@ -1,8 +1,6 @@
 import LEDSystem
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Every open HTTP connection and what it is doing, so idle and slow clients can never hold all
 /// the room: a connection still sending its headers after `headerTimeout` (or its body

@@ -1,9 +1,7 @@
 #if LEDRING_HTTP
 import CMicroHTTPD
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// libmicrohttpd's daemon with ledring's request handling: one thread per connection (so an event
 /// stream may wait for the next snapshot in its own thread), bodies bounded, routing by

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import Glibc
 import LEDRingControl
-#endif
 import RingRender
 
 /// The checks every request passes before it is routed, against other web pages and DNS

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import Glibc
 import LEDRingControl
-#endif
 import LEDJSON
 
 /// The `http` section of the config: where the API and web page listen, the optional token and

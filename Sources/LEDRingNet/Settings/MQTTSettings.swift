@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import LEDJSON
 
 /// The `mqtt` section of the config: the broker, who we are, topics, QoS and Home Assistant

@@ -1,8 +1,6 @@
 import LEDSystem
 import RingRender
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Reads the first line of a small file holding a secret (`tokenFile`, `passwordFile`): only a
 /// regular file, at most `maxBytes`, so `/dev/zero` or a huge file is refused, never read forever.

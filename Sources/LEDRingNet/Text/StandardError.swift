@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Writes log lines to standard error whole (one `write` per line where the kernel allows, so
 /// lines from several threads do not interleave), without Foundation's `FileHandle`.

@@ -1,9 +1,7 @@
 // Threads serve only the network front ends (LEDRingNet and DaemonRemote), which the Embedded
 // Swift build leaves out (see NetworkFrontEnds.swift); so does it these.
 #if !hasFeature(Embedded)
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A mutex with a condition variable whose timed waits run on the monotonic clock (a wall-clock
 /// jump neither ends a wait early nor stretches it): what the event streams, the MQTT shutdown and

@@ -1,9 +1,7 @@
 // Threads serve only the network front ends (LEDRingNet and DaemonRemote), which the Embedded
 // Swift build leaves out (see NetworkFrontEnds.swift); so does it these.
 #if !hasFeature(Embedded)
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A detached POSIX thread: what the MQTT loop and the HTTP sweeper need from Foundation's
 /// `Thread`, without linking Foundation. (The name is for readers only: `pthread_setname_np` is a
