@@ -57,7 +57,7 @@ import Testing
         var c = Controller(layout: try Self.layout(), brightness: 1)
         #expect(!c.isAnimating(at: 0))
         _ = try Self.apply(&c, "look build passed", at: 5)
-        #expect(c.paints[1] == RingPaint(look: 1, since: 5) && c.paints[0] == .plain)
+        #expect(c.paints(at: 5)[1] == RingPaint(look: 1, since: 5) && c.paints(at: 5)[0] == .plain)
         #expect(!c.isAnimating(at: 5), "a look without an effect asks for no frames")
         _ = try Self.apply(&c, "look build failed", at: 6)
         #expect(c.isAnimating(at: 1000), "a pulse keeps going")
@@ -68,7 +68,7 @@ import Testing
 
         var restarted = Controller(layout: try Self.layout(), brightness: 1)
         restarted.restore(c.saved, at: 100)
-        #expect(restarted.look(of: 1) == "failed" && restarted.paints[1].since == 100)
+        #expect(restarted.look(of: 1) == "failed" && restarted.paints(at: 100)[1].since == 100)
         // A reload whose config no longer has the look drops it; one that has it keeps it.
         let kept = c.carried(to: try Self.layout())
         #expect(kept.look(of: 1) == "failed")

@@ -172,26 +172,26 @@ import Testing
         let queued = Self.github(router, event: "workflow_run", Self.workflowRun(action: "requested", status: "queued", conclusion: nil))
         #expect(queued.status == 200, "\(Self.text(queued))")
         #expect(control.controller.states[0].spinningSince != nil, "a queued run spins the ring")
-        #expect(control.controller.lookChoices[0] == nil, "over the ring's own look, not the last result")
+        #expect(control.controller.slots[0].lookChoice == nil, "over the ring's own look, not the last result")
         #expect(Self.github(router, event: "workflow_run", Self.workflowRun(action: "in_progress", status: "in_progress", conclusion: nil)).status == 200)
         #expect(control.controller.states[0].spinningSince != nil)
         control.advance(by: 60)
         let passed = Self.github(router, event: "workflow_run", Self.workflowRun(action: "completed", status: "completed", conclusion: "success"))
         #expect(passed.status == 200 && Self.text(passed).contains(#""look":"passed""#), "\(Self.text(passed))")
         #expect(control.controller.states[0].spinningSince == nil, "a finished run stops the spinner")
-        #expect(control.controller.lookChoices[0] == "passed" && Self.isGreen(Self.hue(control, "move")))
+        #expect(control.controller.slots[0].lookChoice == "passed" && Self.isGreen(Self.hue(control, "move")))
         _ = Self.github(router, event: "workflow_run", Self.workflowRun(action: "completed", status: "completed", conclusion: "failure"))
-        #expect(control.controller.lookChoices[0] == "failed" && Self.isRed(Self.hue(control, "move")))
+        #expect(control.controller.slots[0].lookChoice == "failed" && Self.isRed(Self.hue(control, "move")))
         // A conclusion without its own look: failure's for timed_out, success's for skipped.
         _ = Self.github(router, event: "workflow_run", Self.workflowRun(action: "completed", status: "completed", conclusion: "skipped"))
-        #expect(control.controller.lookChoices[0] == "passed")
+        #expect(control.controller.slots[0].lookChoice == "passed")
         _ = Self.github(router, event: "workflow_run", Self.workflowRun(action: "completed", status: "completed", conclusion: "timed_out"))
-        #expect(control.controller.lookChoices[0] == "failed")
+        #expect(control.controller.slots[0].lookChoice == "failed")
         // check_suite the same way.
         #expect(Self.github(router, event: "check_suite", Self.checkSuite(action: "requested", status: "queued", conclusion: nil)).status == 200)
         #expect(control.controller.states[0].spinningSince != nil)
         #expect(Self.github(router, event: "check_suite", Self.checkSuite(action: "completed", status: "completed", conclusion: "success")).status == 200)
-        #expect(control.controller.lookChoices[0] == "passed" && control.controller.states[0].spinningSince == nil)
+        #expect(control.controller.slots[0].lookChoice == "passed" && control.controller.states[0].spinningSince == nil)
         #expect(control.refusals.isEmpty)
     }
 
@@ -199,9 +199,9 @@ import Testing
         let control = try Self.control()
         let router = try Self.router(control, Self.settings(running: "building"))
         _ = Self.github(router, event: "workflow_run", Self.workflowRun(action: "in_progress", status: "in_progress", conclusion: nil))
-        #expect(control.controller.lookChoices[0] == "building" && control.controller.states[0].spinningSince == nil)
+        #expect(control.controller.slots[0].lookChoice == "building" && control.controller.states[0].spinningSince == nil)
         _ = Self.github(router, event: "workflow_run", Self.workflowRun(action: "completed", status: "completed", conclusion: "cancelled"))
-        #expect(control.controller.lookChoices[0] == "failed")
+        #expect(control.controller.slots[0].lookChoice == "failed")
     }
 
     @Test(arguments: [Signature.none, .wrongSecret, .otherBody, .twice, .sha1])
@@ -243,7 +243,7 @@ import Testing
         }
         #expect(control.snapshot() == before && control.commands.isEmpty)
         #expect(Self.github(router, event: "workflow_run", Self.workflowRun(action: "completed", status: "completed", conclusion: "failure")).status == 200)
-        #expect(control.controller.lookChoices[0] == "failed", "the workflow and branch asked for")
+        #expect(control.controller.slots[0].lookChoice == "failed", "the workflow and branch asked for")
     }
 
     @Test func offUntilConfiguredAndOnlyByPost() throws {
@@ -284,7 +284,7 @@ import Testing
             .replacingFirst("\"display_title\": \"README: the webhooks\"", with: "\"display_title\": \"\(padding)\"")
         #expect(big.utf8.count > 60_000)
         #expect(Self.github(router, event: "workflow_run", big).status == 200)
-        #expect(control.controller.lookChoices[0] == "failed")
+        #expect(control.controller.slots[0].lookChoice == "failed")
         let huge = big + String(repeating: " ", count: 256 * 1024)
         #expect(Self.github(router, event: "workflow_run", huge).status == 413)
     }

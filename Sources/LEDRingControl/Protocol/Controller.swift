@@ -7,9 +7,12 @@ import RingRender
 /// before anything changes, so a bad request changes nothing.
 public struct Controller: Sendable {
     /// The rings' names, in chain order.
-    public private(set) var names: [String]
+    public let names: [String]
+    /// What changes at run time about each ring, in chain order, one value per ring: so a ring
+    /// is copied, carried over a reload and saved whole, never field by field.
+    public private(set) var slots: [RingSlot]
     /// Each ring's state, in chain order.
-    public private(set) var states: [RingState]
+    public var states: [RingState] { slots.map { $0.state } }
     /// Overall light, 0…1.
     public private(set) var brightness: Double
     /// Whether `brightness` was set by a request (or restored from one), not taken from the
@@ -23,10 +26,6 @@ public struct Controller: Sendable {
     public private(set) var rings: [RingSpec] = []
     /// The looks a ring may switch to.
     public private(set) var looks: [Look] = []
-    /// Each ring's look chosen at run time: nil for the ring's own from the config (`default`).
-    public private(set) var lookChoices: [String?]
-    /// When each ring's look was chosen (its effect's time 0).
-    public private(set) var lookSince: [Double]
     /// Notifications not yet expired (or not yet removed by `expire(at:)`), oldest first.
     public private(set) var notices: [ActiveNotice] = []
     /// How many notifications the caps (`maxNotices`, `maxNoticesPerRing`) have dropped so far,
@@ -41,11 +40,9 @@ public struct Controller: Sendable {
     /// At most this many over any one ring, dropped the same way.
     public static let maxNoticesPerRing = 16
     /// Each ring's timer, if it has one.
-    public private(set) var timers: [RingTimer?]
+    public var timers: [RingTimer?] { slots.map { $0.timer } }
     /// Whether each ring is on (`Request.light`); off shows it dark, its value and look kept.
-    public private(set) var ringsOn: [Bool]
-    /// When each ring was last switched on or off, and how long its fade takes.
-    public private(set) var switched: [(since: Double, fade: Double)]
+    public var ringsOn: [Bool] { slots.map { $0.on } }
     private var noticeCount = 0
 
     /// What applying a request did.
@@ -65,13 +62,8 @@ public struct Controller: Sendable {
     /// Rings called `names`, all at 0.
     public init(names: [String], brightness: Double) {
         self.names = names
-        self.states = Array(repeating: RingState(), count: names.count)
+        self.slots = Array(repeating: RingSlot(), count: names.count)
         self.brightness = brightness
-        self.lookChoices = Array(repeating: nil, count: names.count)
-        self.lookSince = Array(repeating: 0, count: names.count)
-        self.timers = Array(repeating: nil, count: names.count)
-        self.ringsOn = Array(repeating: true, count: names.count)
-        self.switched = Array(repeating: (since: 0, fade: 0), count: names.count)
     }
 
     /// The rings of `layout`, all at 0, with their ranges and looks.
@@ -89,8 +81,8 @@ public struct Controller: Sendable {
     /// The name of the look ring `index` shows (resolving `default` to the config's), or nil:
     /// a config look's name, or a colour look's (`#ff2020 pulse`).
     public func look(of index: Int) -> String? {
-        guard index < lookChoices.count else { return nil }
-        let name = lookChoices[index] ?? (index < rings.count ? rings[index].look : nil)
+        guard index < slots.count else { return nil }
+        let name = slots[index].lookChoice ?? (index < rings.count ? rings[index].look : nil)
         guard let name, name != "none", name != "default" else { return nil }
         // A colour look is stored only checked and in its one spelling (`.look`, `restore`), and
         // the config's own looks are names, so it needs no parsing here, every frame.
@@ -101,9 +93,9 @@ public struct Controller: Sendable {
     /// How much of ring `index`'s light shows at `t`: 1 while on, 0 while off, and in between
     /// while it fades (linearly, over the duration its `light` request gave).
     public func level(of index: Int, at t: Double) -> Float {
-        guard index < ringsOn.count else { return 1 }
-        let on = ringsOn[index]
-        let (since, fade) = switched[index]
+        guard index < slots.count else { return 1 }
+        let on = slots[index].on
+        let (since, fade) = slots[index].switched
         guard fade > 0, t < since + fade else { return on ? 1 : 0 }
         let done = Float(Swift.max(0, t - since) / fade)
         return on ? done : 1 - done
@@ -115,14 +107,6 @@ public struct Controller: Sendable {
         guard let name = look(of: index) else { return nil }
         if name.hasPrefix("#") { return extras.firstIndex { $0 == name }.map { looks.count + $0 } }
         return looks.firstIndex { $0.name == name }
-    }
-
-    /// Each ring's look for the renderer, in chain order, without notifications.
-    public var paints: [RingPaint] {
-        let extras = extraLookNames
-        return names.indices.map { i in
-            RingPaint(look: paintIndex(of: i, extras: extras), since: lookSince[i], level: ringsOn[i] ? 1 : 0)
-        }
     }
 
     /// The notification ring `index` shows at `t`: the highest priority, of those the latest.
@@ -139,32 +123,29 @@ public struct Controller: Sendable {
     /// The looks made at run time, for `Renderer.setExtraLooks`: the rings' colour looks, then
     /// the colours of notifications. A paint's look index past the config's looks points here.
     public var extraLooks: [Look] {
-        var seen: [String] = []
-        var out: [Look] = []
-        for i in names.indices {
-            guard let name = look(of: i), name.hasPrefix("#"), !seen.contains(name), let look = Request.colorLook(name) else { continue }
-            seen.append(name)
-            out.append(look)
-        }
-        for active in notices {
-            guard let name = active.notice.colorLookName, !seen.contains(name), let look = active.notice.colorLook else { continue }
-            seen.append(name)
-            out.append(look)
-        }
-        return out
+        runTimeLooks { name, notice in notice.map { $0.colorLook } ?? Request.colorLook(name) }
     }
 
     /// The names of `extraLooks`, in the same order, without building their gradients: a
     /// renderer compares these each frame and asks for the looks only when they change.
-    public var extraLookNames: [String] {
+    public var extraLookNames: [String] { runTimeLooks { name, _ in name } }
+
+    /// The one walk both read: each run-time look once, by name, in order — the rings' colour
+    /// looks (`notice` nil), then the notifications' colours; `make` gives what is listed.
+    private func runTimeLooks<T>(_ make: (_ name: String, _ notice: Notice?) -> T?) -> [T] {
         var seen: [String] = []
+        var out: [T] = []
         for i in names.indices {
-            if let name = look(of: i), name.hasPrefix("#"), !seen.contains(name) { seen.append(name) }
+            guard let name = look(of: i), name.hasPrefix("#"), !seen.contains(name), let item = make(name, nil) else { continue }
+            seen.append(name)
+            out.append(item)
         }
         for active in notices {
-            if let name = active.notice.colorLookName, !seen.contains(name) { seen.append(name) }
+            guard let name = active.notice.colorLookName, !seen.contains(name), let item = make(name, active.notice) else { continue }
+            seen.append(name)
+            out.append(item)
         }
-        return seen
+        return out
     }
 
     /// Each ring's look at `t` with notifications over it: what the renderer draws.
@@ -173,7 +154,7 @@ public struct Controller: Sendable {
         let extras = extraLookNames
         return names.indices.map { i in
             guard let active = notice(for: i, at: t) else {
-                return RingPaint(look: paintIndex(of: i, extras: extras), since: lookSince[i], level: level(of: i, at: t))
+                return RingPaint(look: paintIndex(of: i, extras: extras), since: slots[i].lookSince, level: level(of: i, at: t))
             }
             // Without a value a notification is a status over the whole ring; with one, it shows it.
             let showsValue = active.notice.value != nil
@@ -192,7 +173,7 @@ public struct Controller: Sendable {
     /// a notification's value replaces it while the notification lasts.
     public func values(_ base: [RingValue], at t: Double) -> [RingValue] {
         base.enumerated().map { i, value in
-            let own = i < timers.count ? timers[i].map { RingValue.progress($0.value(at: t)) } ?? value : value
+            let own = i < timers.count ? slots[i].timer.map { RingValue.progress($0.value(at: t)) } ?? value : value
             return notice(for: i, at: t).flatMap { noticeValue($0.notice, on: i) }.map { RingValue.progress($0) } ?? own
         }
     }
@@ -206,8 +187,8 @@ public struct Controller: Sendable {
     /// The value ring `index` shows at `t`: a notification's, else its timer's, else its own.
     public func shownValue(of index: Int, at t: Double) -> Double {
         if let active = notice(for: index, at: t), let value = noticeValue(active.notice, on: index) { return value }
-        if let timer = timers[index] { return timer.value(at: t) }
-        return states[index].shown(at: t)
+        if let timer = slots[index].timer { return timer.value(at: t) }
+        return slots[index].state.shown(at: t)
     }
 
     /// Removes notifications that ended by `t`; whether any did (draw a frame, save the state).
@@ -217,14 +198,14 @@ public struct Controller: Sendable {
         let before = notices.count
         notices.removeAll { $0.until <= t }
         var changed = notices.count != before
-        for i in timers.indices {
-            guard let timer = timers[i], let end = timer.end, end <= t else { continue }
-            states[i].set(timer.up ? 1 : 0, at: end)
+        for i in slots.indices {
+            guard let timer = slots[i].timer, let end = timer.end, end <= t else { continue }
+            slots[i].state.set(timer.up ? 1 : 0, at: end)
             if let then = timer.then {
-                lookChoices[i] = then == "default" ? nil : then
-                lookSince[i] = end
+                slots[i].lookChoice = then == "default" ? nil : then
+                slots[i].lookSince = end
             }
-            timers[i] = nil
+            slots[i].timer = nil
             // From the end on, for its whole length (unless the daemon woke past even that).
             if let notice = timer.notice, end + notice.duration > t { post(notice, at: end) }
             changed = true
@@ -290,7 +271,7 @@ public struct Controller: Sendable {
             for update in values {
                 let i = try Request.index(of: update.ring, in: names)
                 let laps = i < rings.count ? rings[i].laps(update.value, percent: update.percent) : update.value
-                states[i].set(laps, at: t, duration: duration, curve: curve)
+                slots[i].state.set(laps, at: t, duration: duration, curve: curve)
             }
         case .notify(let notice):
             post(notice, at: t)
@@ -310,49 +291,49 @@ public struct Controller: Sendable {
             let i = try Request.index(of: ring, in: names)
             switch action {
             case .start(let duration, let up, let then, let notice):
-                timers[i] = RingTimer(start: t, duration: duration, up: up, then: then, notice: notice)
+                slots[i].timer = RingTimer(start: t, duration: duration, up: up, then: then, notice: notice)
             case .pause:
-                guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to pause; start one with timer \(ring) 25m") }
+                guard var timer = slots[i].timer else { throw RequestError("timer: \(ring) has no timer to pause; start one with timer \(ring) 25m") }
                 if timer.pausedAt == nil { timer.pausedAt = t }
-                timers[i] = timer
+                slots[i].timer = timer
             case .resume:
-                guard var timer = timers[i] else { throw RequestError("timer: \(ring) has no timer to resume; start one with timer \(ring) 25m") }
+                guard var timer = slots[i].timer else { throw RequestError("timer: \(ring) has no timer to resume; start one with timer \(ring) 25m") }
                 if let paused = timer.pausedAt { timer.start += t - paused; timer.pausedAt = nil }
-                timers[i] = timer
+                slots[i].timer = timer
             case .cancel:
-                timers[i] = nil
+                slots[i].timer = nil
             }
         case .look(let ringNames, let name):
             // A colour look is kept in its one spelling (`#FF2020` is `#ff2020`).
             let chosen = Request.colorLook(name)?.name ?? name
             for ring in ringNames {
                 let i = try Request.index(of: ring, in: names)
-                lookChoices[i] = chosen == "default" ? nil : chosen
-                lookSince[i] = t
+                slots[i].lookChoice = chosen == "default" ? nil : chosen
+                slots[i].lookSince = t
             }
         case .light(let ringNames, let on, let duration):
             for ring in ringNames {
                 let i = try Request.index(of: ring, in: names)
-                guard ringsOn[i] != on else { continue }
+                guard slots[i].on != on else { continue }
                 // A fade reversed half way starts from the level it had reached.
                 let from = level(of: i, at: t)
                 let done = Double(on ? from : 1 - from)
-                ringsOn[i] = on
-                switched[i] = (since: t - done * duration, fade: duration)
+                slots[i].on = on
+                slots[i].switched = (since: t - done * duration, fade: duration)
             }
         case .get:
             return Outcome(reply: report(at: t), changed: false)
         case .reset(let duration, let curve):
-            for i in states.indices {
-                states[i].set(0, at: t, duration: duration, curve: curve)
+            for i in slots.indices {
+                slots[i].state.set(0, at: t, duration: duration, curve: curve)
             }
         case .spin(let rings):
-            for name in rings { states[try Request.index(of: name, in: names)].spin(at: t) }
+            for name in rings { slots[try Request.index(of: name, in: names)].state.spin(at: t) }
         case .stop(let rings):
             if rings.isEmpty {
-                for i in states.indices { states[i].stopSpinning() }
+                for i in slots.indices { slots[i].state.stopSpinning() }
             }
-            for name in rings { states[try Request.index(of: name, in: names)].stopSpinning() }
+            for name in rings { slots[try Request.index(of: name, in: names)].state.stopSpinning() }
         case .brightness(let value):
             brightness = value
             brightnessSetAtRunTime = true
@@ -375,9 +356,9 @@ public struct Controller: Sendable {
         }.enumerated().map { i, report in
             var report = report
             report.look = look(of: i)
-            report.timerLeft = timers[i].map { $0.remaining(at: t) }
+            report.timerLeft = slots[i].timer.map { $0.remaining(at: t) }
             report.shown = shownValue(of: i, at: t)
-            report.on = ringsOn[i]
+            report.on = slots[i].on
             report.notice = notice(for: i, at: t).map { ShownNotice($0, at: t) }
             return report
         }, brightness: brightness, power: power)
@@ -392,13 +373,13 @@ public struct Controller: Sendable {
     /// of one LED (`duration / (LEDs × 256)`), so a 25-minute timer on 24 LEDs asks for a frame
     /// every 0.24 s instead of 60 a second. Rings built from names alone (no LED counts) get 0.
     public func frameSpacing(at t: Double) -> Double? {
-        if states.contains(where: { $0.isAnimating(at: t) }) || names.indices.contains(where: { effectMoves(on: $0, at: t) })
-            || switched.contains(where: { $0.fade > 0 && t < $0.since + $0.fade }) {
+        if slots.contains(where: { $0.state.isAnimating(at: t) }) || names.indices.contains(where: { effectMoves(on: $0, at: t) })
+            || slots.contains(where: { $0.switched.fade > 0 && t < $0.switched.since + $0.switched.fade }) {
             return 0
         }
         var spacing: Double?
-        for i in timers.indices {
-            guard let timer = timers[i], let end = timer.end, t < end else { continue }
+        for i in slots.indices {
+            guard let timer = slots[i].timer, let end = timer.end, t < end else { continue }
             let leds = i < rings.count ? rings[i].ledCount : 0
             let step = leds > 0 ? timer.duration / (Double(leds) * 256) : 0
             spacing = Swift.min(spacing ?? step, step)
@@ -414,9 +395,9 @@ public struct Controller: Sendable {
                 : looks.first { $0.name == active.notice.look }?.effect ?? .none
             if effect.isAnimating(at: t - active.since) { return true }
         }
-        guard ringsOn[index], let name = look(of: index),
+        guard slots[index].on, let name = look(of: index),
               let look = Request.colorLook(name) ?? looks.first(where: { $0.name == name }) else { return false }
-        return look.effect.isAnimating(at: t - lookSince[index])
+        return look.effect.isAnimating(at: t - slots[index].lookSince)
     }
 
     /// What survives a restart: targets, spinners, brightness, looks (notifications are saved
@@ -430,7 +411,7 @@ public struct Controller: Sendable {
         if let wallOffset {
             state.notices = notices.map { SavedState.SavedNotice(notice: $0.notice, until: $0.until + wallOffset) }
             for (i, name) in names.enumerated() {
-                guard var timer = timers[i] else { continue }
+                guard var timer = slots[i].timer else { continue }
                 // Wall-clock start; a paused one keeps how far it got instead.
                 timer.start += wallOffset
                 if let paused = timer.pausedAt { timer.pausedAt = paused + wallOffset }
@@ -448,10 +429,10 @@ public struct Controller: Sendable {
             if state.spinningSince != nil { spinning.append(name) }
         }
         var chosen: [String: String] = [:]
-        for (i, name) in names.enumerated() { if let look = lookChoices[i] { chosen[name] = look } }
+        for (i, name) in names.enumerated() { if let look = slots[i].lookChoice { chosen[name] = look } }
         var state = SavedState(rings: values, spinning: spinning, brightness: brightnessSetAtRunTime ? brightness : nil,
                                looks: chosen)
-        state.off = names.indices.filter { !ringsOn[$0] }.map { names[$0] }
+        state.off = names.indices.filter { !slots[$0].on }.map { names[$0] }
         state.power = power
         return state
     }
@@ -470,7 +451,7 @@ public struct Controller: Sendable {
                     timer.pausedAt = t
                 }
                 if let then = timer.then, !(Request.builtInLooks.contains(then) || looks.contains { $0.name == then }) { timer.then = nil }
-                timers[i] = timer
+                slots[i].timer = timer
             }
             for s in saved.notices where s.until - wallOffset > t {
                 guard (try? Request.checkedNotice(s.notice, rings: names, looks: looks.map { $0.name })) != nil else { continue }
@@ -481,17 +462,17 @@ public struct Controller: Sendable {
             trimNotices(rings: names)
         }
         for (i, name) in names.enumerated() {
-            if let value = saved.rings[name] { states[i].set(value, at: t, duration: 0) }
-            if saved.spinning.contains(name) { states[i].spin(at: t) }
+            if let value = saved.rings[name] { slots[i].state.set(value, at: t, duration: 0) }
+            if saved.spinning.contains(name) { slots[i].state.spin(at: t) }
             // A look the config no longer has is dropped: the ring shows its own again.
             if let look = saved.looks[name],
                Request.builtInLooks.contains(look) || Request.colorLook(look) != nil || looks.contains(where: { $0.name == look }) {
-                lookChoices[i] = Request.colorLook(look)?.name ?? look
-                lookSince[i] = t
+                slots[i].lookChoice = Request.colorLook(look)?.name ?? look
+                slots[i].lookSince = t
             }
             if saved.off.contains(name) {
-                ringsOn[i] = false
-                switched[i] = (since: t, fade: 0)
+                slots[i].on = false
+                slots[i].switched = (since: t, fade: 0)
             }
         }
         if let b = saved.brightness {
@@ -502,45 +483,67 @@ public struct Controller: Sendable {
     }
 
     /// The same values on a new set of rings (after a config reload): rings are matched by name,
-    /// new rings start at 0, and transitions in flight carry on. A new config brightness
-    /// (`newBrightness`) replaces one set at run time.
+    /// each keeping its state and whether it is on (a ring's look and timer need the layout's
+    /// looks: `carried(to: RingLayout)`); new rings start at 0, and transitions in flight carry
+    /// on. A new config brightness (`newBrightness`) replaces one set at run time.
     public func carried(to newNames: [String], brightness newBrightness: Double? = nil) -> Controller {
         var next = Controller(names: newNames, brightness: newBrightness ?? brightness)
         next.brightnessSetAtRunTime = newBrightness == nil && brightnessSetAtRunTime
         next.power = power
         for (i, name) in newNames.enumerated() {
             guard let old = names.firstIndex(of: name) else { continue }
-            next.states[i] = states[old]
-            next.ringsOn[i] = ringsOn[old]
-            next.switched[i] = switched[old]
+            next.slots[i] = slots[old]
+            next.slots[i].timer = nil
+            next.slots[i].lookChoice = nil
         }
         return next
     }
 
-    /// The same values and looks on a new layout (after a config reload): `carried(to:)` by
-    /// name, and each look chosen at run time kept while the new config still has it.
+    /// The same values and looks on a new layout (after a config reload): each ring matched by
+    /// name keeps its whole slot, except that a look, or a timer's `then` look, the new config no
+    /// longer has is dropped; timers and notifications run on.
     public func carried(to layout: RingLayout, brightness newBrightness: Double? = nil) -> Controller {
         var next = carried(to: layout.rings.map { $0.name }, brightness: newBrightness)
         next.rings = layout.rings
         next.looks = layout.looks
-        // Timers and notifications run on; ones naming rings or looks the new config lacks end.
         let lookNames = layout.looks.map { $0.name }
+        func known(_ look: String) -> Bool {
+            Request.builtInLooks.contains(look) || Request.colorLook(look) != nil || lookNames.contains(look)
+        }
         next.droppedNotices = droppedNotices
         next.notices = notices.filter { (try? Request.checkedNotice($0.notice, rings: next.names, looks: lookNames)) != nil }
         next.noticeCount = noticeCount
         for (i, name) in next.names.enumerated() {
-            if let old = names.firstIndex(of: name), var timer = timers[old] {
-                if let then = timer.then, !(Request.builtInLooks.contains(then) || lookNames.contains(then)) { timer.then = nil }
-                next.timers[i] = timer
+            guard let old = names.firstIndex(of: name) else { continue }
+            var slot = slots[old]
+            if let then = slot.timer?.then, !known(then) { slot.timer?.then = nil }
+            if let look = slot.lookChoice, !known(look) {
+                slot.lookChoice = nil
+                slot.lookSince = 0
             }
-        }
-        for (i, name) in next.names.enumerated() {
-            guard let old = names.firstIndex(of: name), let look = lookChoices[old] else { continue }
-            if Request.builtInLooks.contains(look) || Request.colorLook(look) != nil || layout.looks.contains(where: { $0.name == look }) {
-                next.lookChoices[i] = look
-                next.lookSince[i] = lookSince[old]
-            }
+            next.slots[i] = slot
         }
         return next
     }
+}
+
+/// What changes at run time about one ring: its value (state), the look chosen for it, its timer,
+/// and whether it is switched on. The controller keeps one per ring, so a ring is never copied
+/// or carried field by field.
+public struct RingSlot: Sendable {
+    /// Its value: target, transition, spinner.
+    public var state = RingState()
+    /// The look chosen at run time; nil for the ring's own from the config (`default`).
+    public var lookChoice: String?
+    /// When that look was chosen (its effect's time 0).
+    public var lookSince = 0.0
+    /// Its timer, if it has one.
+    public var timer: RingTimer?
+    /// Whether it is on (`Request.light`); off shows it dark, its value and look kept.
+    public var on = true
+    /// When it was last switched on or off, and how long that fade takes.
+    public var switched: (since: Double, fade: Double) = (0, 0)
+
+    /// A ring at 0, on, with its own look and no timer.
+    public init() {}
 }
