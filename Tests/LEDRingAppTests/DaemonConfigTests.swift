@@ -1,4 +1,5 @@
 import Foundation
+import LEDWire
 import RingRender
 import Testing
 @testable import LEDRingApp
@@ -35,6 +36,20 @@ import Testing
         let stand = config.layout.rings[2]
         #expect(stand.appearance.track == .off && stand.appearance.gradient.span == .fill)
         #expect(config.layout.rings[3].shape == .pie && config.layout.rings[3].segments.map(\.ledCount) == [8, 1])
+    }
+
+    /// What `--white`, `--hdr` and a fractional `--max-milliamps` do, the config file can say too,
+    /// so a service user need not edit the unit's ExecStart; the command line still wins.
+    @Test func whiteHDRAndAFractionalBudgetComeFromTheFile() throws {
+        let config = try parse(#"{"white": "accurate", "hdr": true, "maxMilliamps": 300.4}"#)
+        let settings = FrameSettings(config: config, color: ColorOptions(), fps: 30)
+        #expect(settings.white == WhiteExtraction(named: "accurate") && settings.hdr && settings.maxMilliamps == 300.4)
+        var line = ColorOptions()
+        line.white = WhiteExtraction(named: "min")
+        #expect(FrameSettings(config: config, color: line, fps: 30).white == WhiteExtraction(named: "min"))
+        #expect(problems(#"{"white": "bright", "hdr": 1}"#) == [
+            #"white: must be none, min, accurate, accurate-warm, accurate-neutral or accurate-cold, got "bright""#,
+            "hdr: must be true or false, got 1"])
     }
 
     @Test func lapsShadowAndHighlightDefaultToTheLookInTheREADME() throws {

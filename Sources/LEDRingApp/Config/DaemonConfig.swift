@@ -2,6 +2,7 @@ import Glibc
 import LEDRingControl
 import LEDJSON
 import LEDSystem
+import LEDWire
 import RingRender
 
 /// A checked `ledring run` configuration: the rings, the output and the service settings.
@@ -17,11 +18,15 @@ struct DaemonConfig: Sendable {
     /// Frames per second while something moves.
     var fps = 30.0
     /// Power budget of the LED supply, mA; nil uses the limiter's default for a Pi's 5 V pin.
-    var maxMilliamps: Int?
+    var maxMilliamps: Double?
     /// Temporal dithering.
     var dither = Dithering.auto
     /// Colour correction for the strip type (and temperature), by preset name.
     var correction = ColorCorrection.uncorrected
+    /// How RGBW chips get their white level (`--white`); nil keeps the driver's default.
+    var white: WhiteExtraction?
+    /// APA102/SK9822 high dynamic range (`--hdr`), where the driver has it.
+    var hdr = false
     /// GPIO inputs and power switch (checked and stored; wiring comes with the GPIO layer).
     var gpio = GPIOConfig()
     /// The control socket.
@@ -35,11 +40,11 @@ struct DaemonConfig: Sendable {
     /// Where rings' values come from by themselves (files read every so often).
     var sources: [SourceConfig] = []
 
-    /// Keys the top-level object may have.
     /// The keys of one look under `looks`.
     static let lookKeys = ["gradient", "effect", "period", "fill"]
-    static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "gpio",
-                       "socket", "state", "mqtt", "http", "looks", "sources"]
+    /// Keys the top-level object may have.
+    static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "white", "hdr",
+                       "gpio", "socket", "state", "mqtt", "http", "looks", "sources"]
 
     /// The three activity rings with every other setting at its default.
     static func defaults() throws(ConfigError) -> DaemonConfig {
@@ -200,7 +205,16 @@ struct DaemonConfig: Sendable {
         config.brightness = reader.number(members["brightness"], at: "brightness", in: 0...1) ?? config.brightness
         config.gamma = reader.number(members["gamma"], at: "gamma", in: 1...4) ?? config.gamma
         config.fps = reader.number(members["fps"], at: "fps", in: 1...240) ?? config.fps
-        config.maxMilliamps = reader.integer(members["maxMilliamps"], at: "maxMilliamps", in: 1...1_000_000)
+        // As --max-milliamps takes it: a budget of 300.4 mA is kept as written.
+        config.maxMilliamps = reader.number(members["maxMilliamps"], at: "maxMilliamps", in: 1...1_000_000)
+        if let name = reader.string(members["white"], at: "white") {
+            if let mode = WhiteExtraction(named: name) {
+                config.white = mode
+            } else {
+                reader.report("white", "must be none, min, accurate, accurate-warm, accurate-neutral or accurate-cold, got \"\(name)\"")
+            }
+        }
+        config.hdr = reader.bool(members["hdr"], at: "hdr") ?? config.hdr
         config.dither = reader.choice(members["dither"], at: "dither", as: Dithering.self) ?? config.dither
         if let name = reader.string(members["correction"], at: "correction") {
             switch ColorCorrection.parse(combination: name) {

@@ -36,7 +36,9 @@ extension FrameSettings {
         base.gamma = config.gamma
         base.correction = config.correction
         base.dither = config.dither
-        base.maxMilliamps = config.maxMilliamps.map(Double.init)
+        base.maxMilliamps = config.maxMilliamps
+        base.white = config.white
+        base.hdr = config.hdr
         self = color.applied(to: base)
     }
 
