@@ -9,6 +9,9 @@ public enum LEDRingApp {
     /// The program's version.
     public static let version = "0.1.0"
 
+    /// The options `main` itself answers for every verb, before any parser sees them.
+    static let answeredByMain = ["--help"]
+
     /// Runs ledring with `arguments` (without the program name) and returns its exit status.
     public static func main(_ given: [String]) -> Int32 {
         let arguments = VerbLine.normalised(given)
@@ -33,7 +36,7 @@ public enum LEDRingApp {
                 return code.rawValue
             case "run":
                 return try Daemon.run(Array(arguments.dropFirst())).rawValue
-            case "set", "get", "reset", "spin", "stop", "brightness", "power", "status", "look", "notify", "timer":
+            case let verb? where ClientCommand.verbs.contains(verb):
                 return try ClientCommand.run(arguments).rawValue
             case "feed":
                 return try FeedCommand.run(Array(arguments.dropFirst())).rawValue

@@ -2,11 +2,10 @@ import LEDRingControl
 /// The verbs of the command line, and the small kindnesses around them: global options before
 /// the verb (`ledring --socket X set …`), "did you mean" for a mistyped verb, `--help` on every verb.
 enum VerbLine {
-    /// Every verb, in the order `--help` lists them.
-    static let verbs = ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "power", "look", "notify", "timer", "feed",
-                        "boards", "doctor", "check-config", "help"]
+    /// Every verb, in the table's order.
+    static let verbs = CommandLineTable.verbs.map { $0.name }
     /// Options that may come before the verb, and whether each takes a value.
-    static let globalOptions: [String: Bool] = ["--socket": true, "--config": true, "--state": true, "--json": false]
+    static let globalOptions = CommandLineTable.beforeVerb
 
     /// `arguments` with global options written before a verb moved after it:
     /// `--socket X set move=1` → `set --socket X move=1`. Anything else is returned as it is.
@@ -29,15 +28,23 @@ enum VerbLine {
         return scored.min { $0.1 < $1.1 }?.0
     }
 
-    /// Levenshtein distance: insertions, deletions and substitutions.
+    /// Edit distance: insertions, deletions, substitutions and swaps of two neighbours (`rnage`
+    /// is one swap from `range`), each counting one.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
         var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             var next = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
+            for j in 1...b.count {
                 next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    next[j] = min(next[j], before[j - 2] + 1)
+                }
             }
+            before = row
             row = next
         }
         return row[b.count]

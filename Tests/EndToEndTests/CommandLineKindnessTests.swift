@@ -18,6 +18,25 @@ import Testing
         #expect(try LedringProcess.run(["stauts"]).stderr.contains("did you mean `status`?"))
     }
 
+    /// An option one or two letters off is named, for the one-shot command and for each verb,
+    /// from the same table the parser refused it by.
+    @Test(arguments: [
+        (["--simulat"], "ledring: unknown option \"--simulat\"; did you mean --simulate?\n"),
+        (["--simulate", "--frmes", "1"], "ledring: unknown option \"--frmes\"; did you mean --frames?\n"),
+        (["set", "--duraton", "2", "move=1"], "ledring: set: unknown option \"--duraton\"; did you mean --duration?\n"),
+        (["run", "--simulate", "--stdn"], "ledring: run: unknown option \"--stdn\"; did you mean --stdin?\n"),
+        (["notify", "--colr", "#ff0000", "--for", "1m"], "ledring: notify: unknown option \"--colr\"; did you mean --color?\n"),
+        (["feed", "move", "--rnage", "0:100"], "ledring: feed: unknown option \"--rnage\"; did you mean --range?\n"),
+        (["doctor", "--lesd", "3"], "ledring: doctor: unknown option \"--lesd\"; did you mean --leds?\n"),
+        (["--set=move=1", "--simulate", "--realtme"], "ledring: unknown option \"--realtme\"; did you mean --realtime?\n"),
+    ])
+    func aMistypedOptionGetsASuggestion(arguments: [String], said: String) throws {
+        let result = try LedringProcess.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == said)
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func globalOptionsMayComeBeforeTheVerb() throws {
         let socket = NSTemporaryDirectory() + "ledring-none-\(getpid()).sock"
         let result = try LedringProcess.run(["--socket", socket, "set", "move", "50%"])

@@ -19,15 +19,15 @@ enum FeedCommand {
         var socket: String?
     }
 
-    static let usage = "usage: ledring feed RING [--range MIN:MAX] [--duration S] [--socket PATH]   (numbers on standard input, one per line)"
+    static var usage: String { CommandLineTable.verb("feed")?.usageLine ?? "" }
 
     static func parse(_ arguments: [String]) throws(CommandError) -> Options {
-        var reader = ArgumentReader(arguments)
+        var reader = ArgumentReader(arguments, verb: "feed")
         var words: [String] = []
         var range: ValueRange?
         var duration: Double?
         var socket: String?
-        while let (name, attached) = reader.next() {
+        while let (name, attached) = try reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--socket": socket = try value()
@@ -42,9 +42,9 @@ enum FeedCommand {
                     throw .usage("feed --range \"\(text)\": write MIN:MAX with MIN below MAX, e.g. --range 0:100")
                 }
                 range = ValueRange(min: min, max: max)
-            case "-h", "--help": throw .usage(usage)
+            case "--help": throw .usage(usage)
             default:
-                if name.hasPrefix("--") { throw .usage("feed: unknown option \"\(name)\"; \(usage)") }
+                if name.hasPrefix("--") { throw reader.unexpected(name) }
                 words.append(name)
             }
         }
