@@ -25,7 +25,7 @@ extension RingSnapshot {
             if let since = controller.states[i].spinningSince, i < controller.rings.count,
                rings[i].notice == nil, rings[i].on, controller.power {
                 let ring = controller.rings[i]
-                rings[i].spin = Spin(ring.appearance.spinner, elapsed: t - since, segments: ring.segments.map(\.ledCount))
+                rings[i].spin = Spin(ring.appearance.spinner, elapsed: t - since, segments: ring.segments.map { $0.ledCount })
             }
         }
         self.init(rings: rings, brightness: controller.brightness, power: controller.power)
