@@ -14,8 +14,9 @@ enum OptionValue: Sendable, Equatable {
     case file(String)
     /// A directory (`--svg-dir DIR`): completion offers directories.
     case directory(String)
-    /// One of these words and nothing else (`--shape ring|pie|bar`).
-    case choice([String])
+    /// One of these words and nothing else (`--shape ring|pie|bar`); `shown` stands for them
+    /// when they are too many to show (`--driver KIND`).
+    case choice([String], shown: String = "WORD")
     /// Usually one of these names, but not only (`--correction` also takes `A+B`; `--effect flash 5`).
     case named(String, [String])
     /// A board id from the built-in catalogue, or `auto`; looked up only when asked, so parsing
@@ -52,7 +53,7 @@ struct OptionSpec: Sendable, Equatable {
     /// The words a value may be, when there is a list of them.
     var choices: [String] {
         switch value {
-        case .choice(let words), .named(_, let words): return words
+        case .choice(let words, _), .named(_, let words): return words
         case .board: return ["auto"] + ((try? BoardCatalog.builtIn())?.boards.map { $0.id } ?? [])
         case .flag, .text, .file, .directory: return []
         }
@@ -64,24 +65,26 @@ struct OptionSpec: Sendable, Equatable {
         switch value {
         case .flag: return nil
         case .text(let shown), .file(let shown), .directory(let shown), .named(let shown, _): return shown
-        case .choice(let words):
+        case .choice(let words, let shown):
             let joined = words.joined(separator: "|")
-            return joined.count <= 24 ? joined : "WORD"
+            return joined.count <= 24 ? joined : shown
         case .board: return "NAME|auto"
         }
     }
 
     /// The summary, with the choices that did not fit in the placeholder.
     var described: String {
-        if case .choice(let words) = value, placeholder == "WORD" {
-            return summary + ": " + words.joined(separator: ", ")
+        if case .choice(let words, let shown) = value, placeholder == shown {
+            return summary + "; \(shown) is one of " + words.joined(separator: ", ")
         }
         return summary
     }
 
-    /// `-h, --help` or `--format json|text`, as a help or man page lists it.
+    /// `-h, --help`, `--color, --colour #RRGGBB` or `--format json|text`, as a help or man page
+    /// lists it: a short name first, then the main one.
     var shown: String {
-        (aliases + [name]).joined(separator: ", ") + (placeholder.map { " " + $0 } ?? "")
+        let short = aliases.filter { !$0.hasPrefix("--") }, long = aliases.filter { $0.hasPrefix("--") }
+        return (short + [name] + long).joined(separator: ", ") + (placeholder.map { " " + $0 } ?? "")
     }
 }
 
@@ -185,7 +188,7 @@ enum CommandLineTable {
     /// `OutputConfig.parseOption`'s options: where frames go.
     static let hardware = OptionGroup(title: "HARDWARE", options: [
         OptionSpec("--simulate", "show the rings as they would light, here (with --driver KIND: limited and printed as that driver's chip gets them)"),
-        OptionSpec("--driver", .choice(drivers), "light real LEDs with this driver (apa102-gpio, sk9822-gpio: clocked on any two GPIO lines)"),
+        OptionSpec("--driver", .choice(drivers, shown: "KIND"), "light real LEDs with this driver (apa102-gpio, sk9822-gpio: clocked on any two GPIO lines)"),
         OptionSpec("--gpio-data", .text("L"), "the data line for *-gpio drivers (offset like 23 or name like GPIO23)"),
         OptionSpec("--gpio-clock", .text("L"), "the clock line for *-gpio drivers"),
         OptionSpec("--gpio-chip", .text("LABEL"), "the GPIO chip's label (default: the board's, e.g. pinctrl-bcm2711)"),
@@ -204,7 +207,7 @@ enum CommandLineTable {
         OptionSpec("--correction", .named("NAME", (ColorCorrection.presets + ColorCorrection.temperatures).map { $0.name }),
                    "strip white point, optionally +temperature (typical-led-strip+tungsten-100w)"),
         OptionSpec("--max-milliamps", .text("N"), "supply budget for the LEDs (default 500, safe on a Pi's 5 V pin)"),
-        OptionSpec("--white", .choice(WhiteExtraction.names), "RGBW white (default min)"),
+        OptionSpec("--white", .choice(WhiteExtraction.names, shown: "MODE"), "RGBW white (default min)"),
         OptionSpec("--hdr", "APA102/SK9822: use the 5-bit current field for finer low levels"),
     ])
 
@@ -290,7 +293,7 @@ enum CommandLineTable {
                  Effects: pulse, blink, "flash N", none. Kept across a restart with the time it has left.
                  """,
                  options: notice + [OptionSpec("--clear", "end every notification (with --key K: only that one)"), clientSocket, json, help]),
-        VerbSpec("timer", usage: ["ledring timer RING (DURATION | --until HH:MM) [--up] [--then LOOK]\n[--notify (--look NAME | --color #RRGGBB [--effect E]) --for DURATION …] [--socket PATH] [--json]",
+        VerbSpec("timer", usage: ["ledring timer RING (DURATION | --until HH:MM) [--up] [--then LOOK]\n[--notify (--look NAME | --color #RRGGBB [--effect E]) --for DURATION …]\n[--socket PATH] [--json]",
                                   "ledring timer RING pause|resume|cancel"],
                  summary: "a ring that drains (or fills) in real time",
                  about: """
@@ -329,15 +332,15 @@ enum CommandLineTable {
                  options: [
                     OptionSpec("--root", .directory("DIR"), "the root of the system to check (default /)"),
                     OptionSpec("--device", .file("PATH"), "the SPI device to check (default: the board's)"),
-                    OptionSpec("--driver", .choice(drivers), "the driver the checks are for (default ws2812-spi)"),
+                    OptionSpec("--driver", .choice(drivers, shown: "KIND"), "the driver the checks are for (default ws2812-spi)"),
                     OptionSpec("--leds", .text("N"), "LEDs on the chain, for the frame size (default 52)"),
                     help,
                  ]),
         VerbSpec("check-config", usage: ["ledring check-config FILE"], summary: "list every problem in a config file",
                  about: "Lists every problem in a config file, each with its place and the fix; exit 78 if any.",
                  options: [help], takesFiles: true),
-        VerbSpec("help", usage: ["ledring help"], summary: "the general help",
-                 about: "Prints the general help, as ledring --help does.", options: [help]),
+        VerbSpec("help", usage: ["ledring help [VERB]"], summary: "this help, or one verb's",
+                 about: "Prints the general help, or one verb's help as ledring VERB --help does.", options: [help]),
     ]
 
     /// The verb called `name`.
@@ -413,14 +416,31 @@ enum CommandLineTable {
         return out
     }
 
-    /// One line per option, its names padded to a column.
+    /// One line per option, its names padded to a column and what it does wrapped beside them.
     static func optionLines(_ options: [OptionSpec]) -> String {
+        let column = 24
+        let indent = String(repeating: " ", count: column)
         var out = ""
         for option in options {
             let shown = "  " + option.shown
-            out += shown.count < 24 ? shown + String(repeating: " ", count: 24 - shown.count) : shown + "  "
-            out += option.described + "\n"
+            out += shown.count < column - 1 ? shown + String(repeating: " ", count: column - shown.count) : shown + "\n" + indent
+            out += wrapped(option.described, width: 80 - column).joined(separator: "\n" + indent) + "\n"
         }
         return out
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }

@@ -16,7 +16,7 @@ public enum LEDRingApp {
     public static func main(_ given: [String]) -> Int32 {
         let arguments = VerbLine.normalised(given)
         do throws(CommandError) {
-            if let verb = arguments.first, VerbLine.verbs.contains(verb), verb != "help", VerbLine.asksForHelp(arguments) {
+            if let verb = arguments.first, VerbLine.verbs.contains(verb), VerbLine.asksForHelp(arguments) {
                 Terminal.write(VerbLine.help(verb))
                 return ExitCode.ok.rawValue
             }
@@ -41,7 +41,7 @@ public enum LEDRingApp {
             case "feed":
                 return try FeedCommand.run(Array(arguments.dropFirst())).rawValue
             case "help":
-                Terminal.write(Usage.text)
+                Terminal.write(try helpText(Array(arguments.dropFirst())))
                 return ExitCode.ok.rawValue
             default:
                 return try runOneShot(arguments).rawValue
@@ -50,6 +50,17 @@ public enum LEDRingApp {
             Terminal.error("ledring: \(error.message)")
             return error.code.rawValue
         }
+    }
+
+    /// `ledring help [VERB]`: the general help, or one verb's.
+    static func helpText(_ arguments: [String]) throws(CommandError) -> String {
+        guard let word = arguments.first else { return Usage.text }
+        guard arguments.count == 1 else { throw .usage("help: name one verb, e.g. ledring help set") }
+        guard VerbLine.verbs.contains(word) else {
+            let near = VerbLine.suggestion(for: word).map { "did you mean `\($0)`? " } ?? ""
+            throw .usage("help: no verb \"\(word)\"; \(near)(`ledring --help` lists them)")
+        }
+        return VerbLine.help(word)
     }
 
     static func runOneShot(_ arguments: [String]) throws(CommandError) -> ExitCode {

@@ -1,14 +1,38 @@
 import Foundation
+@testable import LEDRingApp
 import Testing
 
 /// The small things a new user hit (issue 13), through the built binary.
 @Suite struct CommandLineKindnessTests {
-    @Test(arguments: ["run", "set", "get", "status", "reset", "spin", "stop", "brightness", "boards", "doctor", "check-config"])
-    func everyVerbHasHelp(verb: String) throws {
-        let result = try LedringProcess.run([verb, "--help"])
-        #expect(result.status == 0, "\(verb) --help: \(result.stderr)")
-        #expect(result.stdout.hasPrefix("usage: ledring \(verb)"))
-        #expect(result.stderr.isEmpty)
+    /// Every verb of the table answers `--help` (and `-h`, and `ledring help VERB`) with its own
+    /// help, not the general one, naming every option it takes.
+    @Test(arguments: VerbLine.verbs)
+    func everyVerbHasItsOwnHelp(verb: String) throws {
+        let general = try LedringProcess.run(["--help"]).stdout
+        for asked in [[verb, "--help"], [verb, "-h"], ["help", verb]] {
+            let result = try LedringProcess.run(asked)
+            #expect(result.status == 0, "\(asked): \(result.stderr)")
+            #expect(result.stdout.hasPrefix("usage: ledring \(verb)"), "\(asked): \(result.stdout.prefix(200))")
+            #expect(result.stdout != general && !result.stdout.contains("ledring — progress values"), "\(asked) printed the general help")
+            #expect(result.stderr.isEmpty)
+            for option in CommandLineTable.options(of: verb) {
+                #expect(result.stdout.contains(option.name), "\(asked) does not list \(option.name)")
+            }
+        }
+    }
+
+    /// What timer takes beyond a duration: the time of day it runs to and its end's notification.
+    @Test func timerHelpListsUntilAndNotify() throws {
+        let help = try LedringProcess.run(["timer", "--help"]).stdout
+        #expect(help.contains("--until HH:MM"))
+        #expect(help.contains("--notify "))
+        #expect(help.contains("--for DURATION"))
+    }
+
+    @Test func helpForNoSuchVerbIsAUsageError() throws {
+        let result = try LedringProcess.run(["help", "sett"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "ledring: help: no verb \"sett\"; did you mean `set`? (`ledring --help` lists them)\n")
     }
 
     @Test func aMistypedVerbGetsASuggestion() throws {
