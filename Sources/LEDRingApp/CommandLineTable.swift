@@ -341,6 +341,8 @@ enum CommandLineTable {
                  options: [help], takesFiles: true),
         VerbSpec("help", usage: ["ledring help [VERB]"], summary: "this help, or one verb's",
                  about: "Prints the general help, or one verb's help as ledring VERB --help does.", options: [help]),
+        VerbSpec("version", usage: ["ledring version"], summary: "the version (also -V, --version)",
+                 about: "Prints the version, as -V and --version do.", options: [help]),
     ]
 
     /// The verb called `name`.

@@ -9,6 +9,9 @@ public enum LEDRingApp {
     /// The program's version.
     public static let version = "0.1.0"
 
+    /// What `ledring version`, `-V` and `--version` print (tools/package.sh reads it).
+    static var versionLine: String { "ledring \(version)\n" }
+
     /// The options `main` itself answers for every verb, before any parser sees them.
     static let answeredByMain = ["--help"]
 
@@ -43,6 +46,10 @@ public enum LEDRingApp {
             case "help":
                 Terminal.write(try helpText(Array(arguments.dropFirst())))
                 return ExitCode.ok.rawValue
+            case "version":
+                if let word = arguments.dropFirst().first { throw .usage("version: unexpected \"\(word)\"; usage: ledring version") }
+                Terminal.write(versionLine)
+                return ExitCode.ok.rawValue
             default:
                 return try runOneShot(arguments).rawValue
             }
@@ -70,7 +77,7 @@ public enum LEDRingApp {
             return .ok
         }
         if options.version {
-            Terminal.write("ledring \(version)\n")
+            Terminal.write(versionLine)
             return .ok
         }
         try options.validate()

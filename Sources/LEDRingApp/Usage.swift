@@ -73,7 +73,7 @@ enum Usage {
       --gamma G             output gamma, 1…4 (default 2.2: the sRGB colours as a monitor shows them)
 
       -h, --help            this text
-      --version             the version
+      -V, --version         the version (also `ledring version`)
 
     Exit status follows sysexits: 0 done, 64 bad command line, 69 device missing,
     74 I/O error, 77 no permission, 78 bad configuration.

@@ -29,6 +29,19 @@ import Testing
         #expect(help.contains("--for DURATION"))
     }
 
+    @Test func versionHasThreeSpellings() throws {
+        let long = try LedringProcess.run(["--version"])
+        #expect(long.status == 0 && long.stdout.hasPrefix("ledring ") && long.stdout.hasSuffix("\n"))
+        for spelling in [["version"], ["-V"]] {
+            let result = try LedringProcess.run(spelling)
+            #expect(result.status == 0, "\(spelling): \(result.stderr)")
+            #expect(result.stdout == long.stdout, "\(spelling)")
+            #expect(result.stderr.isEmpty)
+        }
+        let extra = try LedringProcess.run(["version", "now"])
+        #expect(extra.status == 64 && extra.stderr.contains("version: unexpected \"now\""))
+    }
+
     @Test func helpForNoSuchVerbIsAUsageError() throws {
         let result = try LedringProcess.run(["help", "sett"])
         #expect(result.status == 64)
