@@ -82,7 +82,8 @@ public enum LEDRingApp {
         }
         try options.validate()
         let onTerminal = Terminal.stdoutIsTerminal
-        let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal)
+        let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal,
+                                         escapesAllowed: Terminal.allowsEscapes(ProcessEnvironment.current()))
         if let warning = command.session.darkBudgetWarning { Terminal.error("ledring: \(warning)") }
         Terminal.installStopHandlers()
         if let kind = options.driver {

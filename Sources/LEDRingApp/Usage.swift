@@ -63,8 +63,9 @@ enum Usage {
                             optionally +temperature (typical-led-strip+tungsten-100w)
 
     OUTPUT
-      --format ansi|text|json|svg   picture on a terminal (default there), text, one JSON object per
-                            frame, or one SVG picture (with --frames 1)
+      --format ansi|text|json|svg   picture on a terminal (default there, unless NO_COLOR is set or
+                            TERM=dumb: then text), text, one JSON object per frame, or one SVG
+                            picture (with --frames 1)
       --svg-dir DIR         one SVG picture per frame into DIR (frame-00000.svg, …)
       --frames N            show N frames (default: until the rings settle; on a terminal, until Ctrl-C)
       --fps F               frames per second; frame k shows t = k/F (default 30)

@@ -96,6 +96,31 @@ import Testing
         #expect(try LedringProcess.run(["--simulate", "--frames", "1", "--format", "text", "--set", "move=1.3"]).stderr.isEmpty)
     }
 
+    /// The one-shot command on a terminal (util-linux `script` gives it one): the picture in
+    /// 24-bit colour by default, the text format and no escape at all under NO_COLOR (any
+    /// value) or TERM=dumb; --format ansi asked for on the command line still draws.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") || inCI, "needs script (util-linux)"),
+          arguments: [
+            (["NO_COLOR": "", "TERM": "xterm-256color"], [String](), true),
+            (["NO_COLOR": "1", "TERM": "xterm-256color"], [String](), false),
+            (["NO_COLOR": "0", "TERM": "xterm-256color"], [String](), false),
+            (["NO_COLOR": "", "TERM": "dumb"], [String](), false),
+            (["NO_COLOR": "1", "TERM": "xterm-256color"], ["--format", "ansi"], true),
+          ])
+    func noColorAndDumbTerminalsGetPlainText(environment: [String: String], extra: [String], escapes: Bool) throws {
+        let command = (["'\(LedringProcess.executable.path)'", "--simulate", "--frames", "1", "--rings", "a:3", "--set", "a=0.5"] + extra)
+            .joined(separator: " ")
+        let result = try LedringProcess.run(["-q", "-e", "-c", command, "/dev/null"], environment: environment,
+                                            executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\u{1b}") == escapes, "\(environment) \(extra): \(result.stdout.debugDescription)")
+        if escapes {
+            #expect(result.stdout.contains("\u{1b}[38;2;"))
+        } else {
+            #expect(result.stdout.contains("frame 0 t=0.000"), "\(result.stdout.debugDescription)")
+        }
+    }
+
     @Test func svgNeedsOneFrameOrADirectory() throws {
         let many = try LedringProcess.run(["--simulate", "--format", "svg", "--set", "move=0.5"])
         #expect(many.status == 64 && many.stderr.contains("--frames 1"))
