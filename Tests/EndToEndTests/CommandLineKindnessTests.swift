@@ -1,4 +1,5 @@
 import Foundation
+import LEDRingNetTesting
 @testable import LEDRingApp
 import Testing
 
@@ -119,6 +120,27 @@ import Testing
         } else {
             #expect(result.stdout.contains("frame 0 t=0.000"), "\(result.stdout.debugDescription)")
         }
+    }
+
+    /// `feed` says, as `set` does, when a bare number means laps (`3` is 300 %), once for the
+    /// stream, and still shows it; with --range, or written as a percentage, nothing is said.
+    @Test func feedSaysWhenABareNumberMeansLaps() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.cleanUp() }
+        func feed(_ input: String, _ options: [String] = []) throws -> ChildProcess.Result {
+            let feed = try ChildProcess(LedringProcess.executable.path, ["feed", "move", "--socket", daemon.socket] + options, stdin: .pipe)
+            feed.write(input)
+            return try feed.finish(timeout: 30)
+        }
+        let bare = try feed("0.5\n3\n5\n")
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stderr == "ledring feed: move=3 means 3 laps = 300 %; write 3% for 3 % of a ring, "
+                + "or give --range 0:100 if the numbers are percentages\n", "\(bare.stderr)")
+        #expect(daemon.waitUntil { (try? daemon.rings()["move"]?.target) == 5 })
+        let ranged = try feed("3\n50\n", ["--range", "0:100"])
+        #expect(ranged.status == 0 && ranged.stderr.isEmpty, "\(ranged.stderr)")
+        let percent = try feed("3%\n50%\n1.3\n")
+        #expect(percent.status == 0 && percent.stderr.isEmpty, "\(percent.stderr)")
     }
 
     @Test func svgNeedsOneFrameOrADirectory() throws {

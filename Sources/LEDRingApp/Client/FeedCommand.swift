@@ -59,6 +59,14 @@ enum FeedCommand {
         return try InputScale.update(text, ring: options.ring, range: options.range)
     }
 
+    /// What `set` says of a value without `%` that means many laps (`3` is 300 %), and the fix
+    /// a stream of numbers more likely wants; nil when the input has its own `--range`.
+    static func lapsNote(_ line: String, _ update: Request.RingValueUpdate, _ options: Options) -> String? {
+        guard options.range == nil, !update.percent,
+              let note = ValueParser.lapsNote(ring: options.ring, text: line.trimmingWhitespace(), value: update.value) else { return nil }
+        return note + ", or give --range 0:100 if the numbers are percentages"
+    }
+
     /// Fails at once, before any input, when no daemon listens (69) or it has no such ring (65).
     static func checkRing(_ ring: String, socket path: String, system: any SystemCalls) throws(CommandError) {
         let reply = try ClientCommand.exchange(Request.get.jsonLine, socket: path, system: system)
@@ -83,6 +91,8 @@ enum FeedCommand {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var delivered = false
         var ended = false
+        // Said for the first such line only: a stream of them would say it on every line.
+        var notedLaps = false
         while !ended {
             var entry = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
             do {
@@ -105,7 +115,13 @@ enum FeedCommand {
             for event in events {
                 do throws(RequestError) {
                     switch event {
-                    case .line(let text): if let update = try update(text, options) { latest = update }
+                    case .line(let text):
+                        guard let update = try update(text, options) else { break }
+                        latest = update
+                        if !notedLaps, let note = lapsNote(text, update, options) {
+                            Terminal.error("ledring feed: " + note)
+                            notedLaps = true
+                        }
                     case .tooLong: throw RequestError("a line longer than \(Request.maxLineBytes) bytes")
                     }
                 } catch {
