@@ -343,6 +343,15 @@ enum CommandLineTable {
                  about: "Prints the general help, or one verb's help as ledring VERB --help does.", options: [help]),
         VerbSpec("version", usage: ["ledring version"], summary: "the version (also -V, --version)",
                  about: "Prints the version, as -V and --version do.", options: [help]),
+        VerbSpec("completion", usage: ["ledring completion bash|zsh|fish"], summary: "a shell completion script",
+                 about: """
+                 Prints a completion script for the shell, made from the table the command line is parsed by:
+                   bash  ledring completion bash > ~/.local/share/bash-completion/completions/ledring
+                   zsh   ledring completion zsh > ~/.zfunc/_ledring   (with fpath+=(~/.zfunc) before compinit)
+                   fish  ledring completion fish > ~/.config/fish/completions/ledring.fish
+                 or for this shell only: source <(ledring completion bash)
+                 """,
+                 options: [help], words: CompletionScript.shells),
     ]
 
     /// The verb called `name`.

@@ -46,6 +46,14 @@ public enum LEDRingApp {
             case "help":
                 Terminal.write(try helpText(Array(arguments.dropFirst())))
                 return ExitCode.ok.rawValue
+            case "completion":
+                let rest = Array(arguments.dropFirst())
+                guard rest.count == 1, let script = CompletionScript.script(for: rest[0]) else {
+                    let given = rest.first.map { "\"\($0)\": no completion for that shell; " } ?? ""
+                    throw .usage("completion: \(given)name bash, zsh or fish, e.g. ledring completion bash > ~/.local/share/bash-completion/completions/ledring")
+                }
+                Terminal.write(script)
+                return ExitCode.ok.rawValue
             case "version":
                 if let word = arguments.dropFirst().first { throw .usage("version: unexpected \"\(word)\"; usage: ledring version") }
                 Terminal.write(versionLine)

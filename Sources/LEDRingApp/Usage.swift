@@ -11,6 +11,7 @@ enum Usage {
       ledring doctor [--root DIR]      check SPI, permissions, bufsiz, clocks; one line per check
       ledring run [--config FILE]      the service: rings fed through a control socket (see README)
       ledring check-config FILE        list every problem in a config file (exit 78 if any)
+      ledring completion bash|zsh|fish a shell completion script (`ledring completion --help`)
 
     SERVICE
       run options           --config FILE, --socket PATH, --state PATH, --stdin (requests on standard
