@@ -149,7 +149,7 @@ enum CommandLineTable {
                                          "the service's control socket (default: $LEDRING_SOCKET, $XDG_RUNTIME_DIR/ledring.sock, /run/ledring/ledring.sock)")
     static let json = OptionSpec("--json", "print the service's reply as it came, one JSON line")
     static let transitionDuration = OptionSpec("--duration", .text("S"), "animate over S seconds: 1.5, 90s, 1m30s (default: at once)")
-    static let curve = OptionSpec("--curve", .choice(Curve.allCases.map { $0.rawValue }), "the animation's curve (default easeInOut)")
+    static let curve = OptionSpec("--curve", .choice(Curve.allCases.map { $0.rawValue }, shown: "CURVE"), "the animation's curve (default easeInOut)")
     static let drivers = DriverKind.allCases.filter { $0 != .simulate }.map { $0.rawValue }
 
     /// What a notification takes: `notify`'s own options, and `timer`'s after `--notify`.
@@ -339,8 +339,9 @@ enum CommandLineTable {
         VerbSpec("check-config", usage: ["ledring check-config FILE"], summary: "list every problem in a config file",
                  about: "Lists every problem in a config file, each with its place and the fix; exit 78 if any.",
                  options: [help], takesFiles: true),
-        VerbSpec("help", usage: ["ledring help [VERB]"], summary: "this help, or one verb's",
-                 about: "Prints the general help, or one verb's help as ledring VERB --help does.", options: [help]),
+        VerbSpec("help", usage: ["ledring help [VERB]", "ledring help --man"], summary: "this help, one verb's, or the manual page",
+                 about: "Prints the general help, one verb's help as ledring VERB --help does, or with --man the manual page as roff (man -l <(ledring help --man)).",
+                 options: [OptionSpec("--man", "the manual page, ledring(1), as roff; SOURCE_DATE_EPOCH sets its date"), help]),
         VerbSpec("version", usage: ["ledring version"], summary: "the version (also -V, --version)",
                  about: "Prints the version, as -V and --version do.", options: [help]),
         VerbSpec("completion", usage: ["ledring completion bash|zsh|fish"], summary: "a shell completion script",

@@ -13,7 +13,7 @@ public enum LEDRingApp {
     static var versionLine: String { "ledring \(version)\n" }
 
     /// The options `main` itself answers for every verb, before any parser sees them.
-    static let answeredByMain = ["--help"]
+    static let answeredByMain = ["--help", "--man"]
 
     /// Runs ledring with `arguments` (without the program name) and returns its exit status.
     public static func main(_ given: [String]) -> Int32 {
@@ -67,10 +67,13 @@ public enum LEDRingApp {
         }
     }
 
-    /// `ledring help [VERB]`: the general help, or one verb's.
+    /// `ledring help [VERB]`: the general help, or one verb's; `help --man` the manual page.
     static func helpText(_ arguments: [String]) throws(CommandError) -> String {
         guard let word = arguments.first else { return Usage.text }
-        guard arguments.count == 1 else { throw .usage("help: name one verb, e.g. ledring help set") }
+        guard arguments.count == 1 else { throw .usage("help: name one verb, e.g. ledring help set, or give --man alone") }
+        if word == "--man" {
+            return ManPage.roff(date: ManPage.date(sourceDateEpoch: ProcessEnvironment.current()["SOURCE_DATE_EPOCH"]))
+        }
         guard VerbLine.verbs.contains(word) else {
             let near = VerbLine.suggestion(for: word).map { "did you mean `\($0)`? " } ?? ""
             throw .usage("help: no verb \"\(word)\"; \(near)(`ledring --help` lists them)")

@@ -76,6 +76,7 @@ enum Usage {
 
       -h, --help            this text
       -V, --version         the version (also `ledring version`)
+      ledring help --man    the manual page, ledring(1), as roff
 
     Exit status follows sysexits: 0 done, 64 bad command line, 69 device missing,
     74 I/O error, 77 no permission, 78 bad configuration.
