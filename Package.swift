@@ -120,7 +120,8 @@ let package = Package(
         .testTarget(name: "LEDPresentationTests", dependencies: ["LEDPresentation", "RingRender"]),
         .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "LEDJSON", "RingRender"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "LEDRingTesting", "LEDRingNetTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
+        // LEDRingApp for its command-line table: the tests loop over every verb and option it has.
+        .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDRingApp", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
         .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,

@@ -85,16 +85,12 @@ stage() {
         printf ' -- %s  %s\n' "$maintainer" "$(date -u -R -d "@$SOURCE_DATE_EPOCH")"
     } | gzip -9n > "$dest/usr/share/doc/ledring/changelog.gz"
     chmod 0644 "$dest/usr/share/doc/ledring/changelog.gz"
-    # ledring(1) is the program's own --help, so the page and the program cannot disagree.
+    # ledring(1) is the program's own `help --man`, made from the table its command line is
+    # parsed by, so the page and the program cannot disagree; dated SOURCE_DATE_EPOCH.
     mkdir -p "$dest/usr/share/man/man1" "$dest/usr/share/man/man8"
-    {
-        printf '.TH LEDRING 1 "%s" "ledring %s" "User Commands"\n' "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)" "$version"
-        printf '.SH NAME\nledring \\- progress values as light on addressable LED rings\n.SH DESCRIPTION\n.nf\n'
-        "$emulator" "$binary" --help | sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" -e 's/-/\\-/g'
-        printf '.fi\n.SH FILES\n.TP\n.I /etc/ledring/config.json\nthe service configuration (docs/config.md in the sources)\n'
-        printf '.TP\n.I /var/lib/ledring/state.json\nthe values, looks and brightness the service keeps over a restart\n'
-        printf '.SH SEE ALSO\n.BR ledring\\-setup (8),\n.I /usr/share/doc/ledring/examples\n'
-    } | gzip -9n > "$dest/usr/share/man/man1/ledring.1.gz"
+    local page
+    page=$("$emulator" "$binary" help --man) || fail "$binary help --man failed under $emulator" 70
+    printf '%s\n' "$page" | gzip -9n > "$dest/usr/share/man/man1/ledring.1.gz"
     gzip -9n < "$repo/tools/package/ledring-setup.8" > "$dest/usr/share/man/man8/ledring-setup.8.gz"
     chmod 0644 "$dest/usr/share/man/man1/ledring.1.gz" "$dest/usr/share/man/man8/ledring-setup.8.gz"
 }

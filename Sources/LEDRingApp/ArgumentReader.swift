@@ -1,28 +1,61 @@
 import RingRender
-/// Walks a command line: options as `--name value` or `--name=value`, in any order.
+/// Walks a command line: options as `--name value` or `--name=value`, in any order. Which
+/// options there are, and which take a value, is `CommandLineTable`'s: an option of the command
+/// that is not in the table is refused here (with the nearest name), before the command's own
+/// parser sees it.
 struct ArgumentReader {
     private var remaining: ArraySlice<String>
+    /// The command whose options these are (nil: the one-shot command), for messages.
+    let verb: String?
+    /// Its options, from the table.
+    let options: [OptionSpec]
 
-    init(_ arguments: [String]) {
+    init(_ arguments: [String], verb: String?) {
         remaining = arguments[...]
+        self.verb = verb
+        options = CommandLineTable.options(of: verb)
     }
 
-    /// The next argument and, for `--name=value`, its attached value.
-    mutating func next() -> (name: String, attached: String?)? {
+    /// The next argument: an option by its main name (`-h` comes as `--help`) with the value
+    /// attached to it (`--name=value`), or a word as it was written (a value like `-0.5` too).
+    mutating func next() throws(CommandError) -> (name: String, attached: String?)? {
         guard let argument = remaining.popFirst() else { return nil }
+        var name = argument
+        var attached: String?
         if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+            name = String(argument[..<equals])
+            attached = String(argument[argument.index(after: equals)...])
         }
-        return (argument, nil)
+        guard name.hasPrefix("-"), name.count > 1 else { return (argument, nil) }
+        guard let spec = CommandLineTable.find(name, in: options) else {
+            if name.hasPrefix("--") { throw CommandLineTable.unknownOption(name, verb: verb) }
+            return (argument, nil)
+        }
+        if attached != nil && !spec.takesValue {
+            throw .usage("\(verb.map { $0 + ": " } ?? "")\(name) takes no value; write \(name) alone")
+        }
+        return (spec.name, attached)
     }
 
     /// The value of option `name`: attached, or the next argument.
     mutating func value(for name: String, attached: String?) throws(CommandError) -> String {
+        guard CommandLineTable.find(name, in: options)?.takesValue == true else {
+            throw CommandError("\(name) is a switch in the option table but its parser asks for a value: a bug in ledring", code: .software)
+        }
         if let attached { return attached }
         guard let value = remaining.popFirst() else {
-            throw .usage("\(name) needs a value; see `ledring --help`")
+            throw .usage("\(name) needs a value; see `ledring \(verb.map { $0 + " " } ?? "")--help`")
         }
         return value
+    }
+
+    /// What to say about `word` when the command's parser has no use for it: a word it does not
+    /// take (an unknown option, as before), or an option of the table no parser handles (a bug).
+    func unexpected(_ word: String) -> CommandError {
+        if CommandLineTable.find(word, in: options) != nil {
+            return CommandError("\(word) is in the option table but no parser takes it: a bug in ledring", code: .software)
+        }
+        return CommandLineTable.unknownOption(word, verb: verb)
     }
 }
 

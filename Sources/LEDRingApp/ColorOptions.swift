@@ -46,7 +46,7 @@ struct ColorOptions: Sendable, Equatable {
         case "--white":
             let text = try value()
             guard let mode = WhiteExtraction(named: text) else {
-                throw .usage("--white \"\(text)\": unknown; use none, min, accurate, accurate-warm, accurate-neutral or accurate-cold")
+                throw .usage("--white \"\(text)\": unknown; use \(WhiteExtraction.names.dropLast().joined(separator: ", ")) or \(WhiteExtraction.names[WhiteExtraction.names.count - 1])")
             }
             white = mode
         case "--hdr": hdr = true

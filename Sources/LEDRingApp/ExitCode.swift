@@ -1,7 +1,7 @@
 import LEDHardware
 
 /// Exit statuses from BSD's sysexits.h, so scripts and systemd can tell failures apart.
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success.
     case ok = 0
     /// The command line was wrong.

@@ -9,11 +9,17 @@ public enum LEDRingApp {
     /// The program's version.
     public static let version = "0.1.0"
 
+    /// What `ledring version`, `-V` and `--version` print (tools/package.sh reads it).
+    static var versionLine: String { "ledring \(version)\n" }
+
+    /// The options `main` itself answers for every verb, before any parser sees them.
+    static let answeredByMain = ["--help", "--man"]
+
     /// Runs ledring with `arguments` (without the program name) and returns its exit status.
     public static func main(_ given: [String]) -> Int32 {
         let arguments = VerbLine.normalised(given)
         do throws(CommandError) {
-            if let verb = arguments.first, VerbLine.verbs.contains(verb), verb != "help", VerbLine.asksForHelp(arguments) {
+            if let verb = arguments.first, VerbLine.verbs.contains(verb), VerbLine.asksForHelp(arguments) {
                 Terminal.write(VerbLine.help(verb))
                 return ExitCode.ok.rawValue
             }
@@ -33,12 +39,24 @@ public enum LEDRingApp {
                 return code.rawValue
             case "run":
                 return try Daemon.run(Array(arguments.dropFirst())).rawValue
-            case "set", "get", "reset", "spin", "stop", "brightness", "power", "status", "look", "notify", "timer":
+            case let verb? where ClientCommand.verbs.contains(verb):
                 return try ClientCommand.run(arguments).rawValue
             case "feed":
                 return try FeedCommand.run(Array(arguments.dropFirst())).rawValue
             case "help":
-                Terminal.write(Usage.text)
+                Terminal.write(try helpText(Array(arguments.dropFirst())))
+                return ExitCode.ok.rawValue
+            case "completion":
+                let rest = Array(arguments.dropFirst())
+                guard rest.count == 1, let script = CompletionScript.script(for: rest[0]) else {
+                    let given = rest.first.map { "\"\($0)\": no completion for that shell; " } ?? ""
+                    throw .usage("completion: \(given)name bash, zsh or fish, e.g. ledring completion bash > ~/.local/share/bash-completion/completions/ledring")
+                }
+                Terminal.write(script)
+                return ExitCode.ok.rawValue
+            case "version":
+                if let word = arguments.dropFirst().first { throw .usage("version: unexpected \"\(word)\"; usage: ledring version") }
+                Terminal.write(versionLine)
                 return ExitCode.ok.rawValue
             default:
                 return try runOneShot(arguments).rawValue
@@ -49,6 +67,20 @@ public enum LEDRingApp {
         }
     }
 
+    /// `ledring help [VERB]`: the general help, or one verb's; `help --man` the manual page.
+    static func helpText(_ arguments: [String]) throws(CommandError) -> String {
+        guard let word = arguments.first else { return Usage.text }
+        guard arguments.count == 1 else { throw .usage("help: name one verb, e.g. ledring help set, or give --man alone") }
+        if word == "--man" {
+            return ManPage.roff(date: ManPage.date(sourceDateEpoch: ProcessEnvironment.current()["SOURCE_DATE_EPOCH"]))
+        }
+        guard VerbLine.verbs.contains(word) else {
+            let near = VerbLine.suggestion(for: word).map { "did you mean `\($0)`? " } ?? ""
+            throw .usage("help: no verb \"\(word)\"; \(near)(`ledring --help` lists them)")
+        }
+        return VerbLine.help(word)
+    }
+
     static func runOneShot(_ arguments: [String]) throws(CommandError) -> ExitCode {
         let options = try OneShotOptions(arguments)
         if options.help {
@@ -56,12 +88,13 @@ public enum LEDRingApp {
             return .ok
         }
         if options.version {
-            Terminal.write("ledring \(version)\n")
+            Terminal.write(versionLine)
             return .ok
         }
         try options.validate()
         let onTerminal = Terminal.stdoutIsTerminal
-        let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal)
+        let command = try OneShotCommand(options: options, stdoutIsTerminal: onTerminal,
+                                         escapesAllowed: Terminal.allowsEscapes(ProcessEnvironment.current()))
         if let warning = command.session.darkBudgetWarning { Terminal.error("ledring: \(warning)") }
         Terminal.installStopHandlers()
         if let kind = options.driver {

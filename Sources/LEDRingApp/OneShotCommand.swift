@@ -20,14 +20,16 @@ struct OneShotCommand {
     /// Seconds the demo takes to fill the rings.
     static let demoDuration = 2.5
 
-    init(options: OneShotOptions, stdoutIsTerminal: Bool) throws(CommandError) {
+    /// `escapesAllowed` false (NO_COLOR, TERM=dumb) makes the default on a terminal the text
+    /// format, not the picture drawn with 24-bit colour escapes.
+    init(options: OneShotOptions, stdoutIsTerminal: Bool, escapesAllowed: Bool = true) throws(CommandError) {
         guard options.simulate || options.driver != nil else {
             throw .usage("choose an output: --simulate prints frames here; --driver ws2812-spi (or another, see --help) drives LEDs")
         }
 
         self.options = options
         layout = try options.layout()
-        format = options.format ?? (stdoutIsTerminal ? .ansi : .text)
+        format = options.format ?? (stdoutIsTerminal && escapesAllowed ? .ansi : .text)
         let known = layout.rings.map { $0.name }.joined(separator: ", ")
         var requests: [Request] = []
         if options.sets.isEmpty && options.spins.isEmpty {

@@ -60,8 +60,8 @@ struct OneShotOptions {
 
     /// Parses the one-shot command line.
     init(_ arguments: [String]) throws(CommandError) {
-        var reader = ArgumentReader(arguments)
-        while let (name, attached) = reader.next() {
+        var reader = ArgumentReader(arguments, verb: nil)
+        while let (name, attached) = try reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--rings": rings = try OneShotOptions.parseRings(try value())
@@ -100,13 +100,11 @@ struct OneShotOptions {
                 highlight = Float(try ValueParser.progress(try value(), option: name))
                 guard let highlight, highlight <= 1 else { throw .usage("--highlight: give 0…1 or 0%…100%, e.g. --highlight 0.3") }
             case "--laps": laps = try ValueParser.choice(try value(), option: name, as: LapStyle.self)
-            case "-h", "--help": help = true
+            case "--help": help = true
             case "--version": version = true
             default:
                 if try color.parseOption(name, value: value) { continue }
-                guard try output.parseOption(name, value: value) else {
-                    throw .usage("unknown option \"\(name)\"; see `ledring --help`")
-                }
+                guard try output.parseOption(name, value: value) else { throw reader.unexpected(name) }
             }
         }
     }

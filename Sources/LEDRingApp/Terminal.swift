@@ -16,6 +16,15 @@ enum Terminal {
     /// Whether standard output is a terminal.
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether colour and cursor escapes may be written by default: not when `NO_COLOR` is set
+    /// to anything (no-color.org: present and not empty), nor on a terminal that says it can do
+    /// none (`TERM=dumb`: Emacs' shell buffers, some CI logs). A `--format` given on the command
+    /// line still wins, as no-color.org asks.
+    static func allowsEscapes(_ environment: [String: String]) -> Bool {
+        if let value = environment["NO_COLOR"], !value.isEmpty { return false }
+        return environment["TERM"] != "dumb"
+    }
+
     /// Routes SIGINT and SIGTERM to `stopRequested`, and turns SIGPIPE into a write error.
     static func installStopHandlers() {
         // Without these a Ctrl-C still ends the program, only less tidily: nothing to report.

@@ -6,12 +6,13 @@ import RingRender
 enum ToolCommands {
     /// `ledring boards [--dir DIR]`: every known board, its SPI pins and LED outputs.
     static func boards(_ arguments: [String]) throws(CommandError) -> (ExitCode, String) {
-        var reader = ArgumentReader(arguments)
+        var reader = ArgumentReader(arguments, verb: "boards")
         var directory: String?
-        while let (name, attached) = reader.next() {
+        while let (name, attached) = try reader.next() {
             switch name {
             case "--dir": directory = try reader.value(for: name, attached: attached)
-            default: throw .usage("boards: unknown option \"\(name)\"; usage: ledring boards [--dir DIR]")
+            case "--help": throw .usage(CommandLineTable.verb("boards")?.usageLine ?? "")
+            default: throw reader.unexpected(name)
             }
         }
         let catalog: BoardCatalog
@@ -45,20 +46,20 @@ enum ToolCommands {
     /// `ledring doctor [--root DIR] [--device PATH] [--driver KIND] [--leds N]`: checks the
     /// machine and prints one line per check with the fix; exit 0 when all pass, 69 otherwise.
     static func doctor(_ arguments: [String]) throws(CommandError) -> (ExitCode, String) {
-        var reader = ArgumentReader(arguments)
+        var reader = ArgumentReader(arguments, verb: "doctor")
         var root = "/"
         var device: String?
         var kind = DriverKind.ws2812SPI
         var leds = 52
-        while let (name, attached) = reader.next() {
+        while let (name, attached) = try reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--root": root = try value()
             case "--device": device = try value()
             case "--driver": kind = try ValueParser.choice(try value(), option: name, as: DriverKind.self)
             case "--leds": leds = try ValueParser.integer(try value(), option: name, in: 1...RingLayout.maxChainLEDs)
-            default:
-                throw .usage("doctor: unknown option \"\(name)\"; usage: ledring doctor [--root DIR] [--device PATH] [--driver KIND] [--leds N]")
+            case "--help": throw .usage(CommandLineTable.verb("doctor")?.usageLine ?? "")
+            default: throw reader.unexpected(name)
             }
         }
         // The frame that must fit spidev's buffer in one transfer (self-clocked chips only).

@@ -9,8 +9,9 @@ enum Usage {
       ledring --driver KIND [options]  light real LEDs (or --dump-wire FILE)
       ledring boards                   list the boards ledring knows, with their SPI pins
       ledring doctor [--root DIR]      check SPI, permissions, bufsiz, clocks; one line per check
-      ledring run [--config FILE]      the service: rings fed through a control socket (see README)
+      ledring run [--config FILE]      the service: rings fed through a control socket (docs/service.md)
       ledring check-config FILE        list every problem in a config file (exit 78 if any)
+      ledring completion bash|zsh|fish a shell completion script (`ledring completion --help`)
 
     SERVICE
       run options           --config FILE, --socket PATH, --state PATH, --stdin (requests on standard
@@ -63,8 +64,9 @@ enum Usage {
                             optionally +temperature (typical-led-strip+tungsten-100w)
 
     OUTPUT
-      --format ansi|text|json|svg   picture on a terminal (default there), text, one JSON object per
-                            frame, or one SVG picture (with --frames 1)
+      --format ansi|text|json|svg   picture on a terminal (default there, unless NO_COLOR is set or
+                            TERM=dumb: then text), text, one JSON object per frame, or one SVG
+                            picture (with --frames 1)
       --svg-dir DIR         one SVG picture per frame into DIR (frame-00000.svg, …)
       --frames N            show N frames (default: until the rings settle; on a terminal, until Ctrl-C)
       --fps F               frames per second; frame k shows t = k/F (default 30)
@@ -73,7 +75,8 @@ enum Usage {
       --gamma G             output gamma, 1…4 (default 2.2: the sRGB colours as a monitor shows them)
 
       -h, --help            this text
-      --version             the version
+      -V, --version         the version (also `ledring version`)
+      ledring help --man    the manual page, ledring(1), as roff
 
     Exit status follows sysexits: 0 done, 64 bad command line, 69 device missing,
     74 I/O error, 77 no permission, 78 bad configuration.

@@ -70,6 +70,9 @@ public enum WhiteExtraction: Hashable, Sendable {
 }
 
 extension WhiteExtraction {
+    /// The names `init(named:)` takes, as the command line offers them (`minimum` is `min`).
+    public static let names = ["none", "min", "accurate", "accurate-warm", "accurate-neutral", "accurate-cold"]
+
     /// The rule called `name`: `none`, `min` (or `minimum`), `accurate` (neutral white),
     /// `accurate-warm`, `accurate-neutral`, `accurate-cold`; nil for anything else.
     public init?(named name: String) {

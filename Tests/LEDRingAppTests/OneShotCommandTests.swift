@@ -11,6 +11,21 @@ import Testing
         return out
     }
 
+    @Test func noColorOrADumbTerminalMeansNoEscapes() throws {
+        #expect(Terminal.allowsEscapes(["TERM": "xterm-256color"]))
+        #expect(Terminal.allowsEscapes(["NO_COLOR": "", "TERM": "xterm-256color"]))
+        #expect(!Terminal.allowsEscapes(["NO_COLOR": "1", "TERM": "xterm-256color"]))
+        #expect(!Terminal.allowsEscapes(["NO_COLOR": "false"]))
+        #expect(!Terminal.allowsEscapes(["TERM": "dumb"]))
+        let options = try OneShotOptions(["--simulate"])
+        #expect(try OneShotCommand(options: options, stdoutIsTerminal: true).format == .ansi)
+        #expect(try OneShotCommand(options: options, stdoutIsTerminal: true, escapesAllowed: false).format == .text)
+        #expect(try OneShotCommand(options: options, stdoutIsTerminal: false).format == .text)
+        // Asked for on the command line, the picture is drawn all the same.
+        let asked = try OneShotOptions(["--simulate", "--format", "ansi"])
+        #expect(try OneShotCommand(options: asked, stdoutIsTerminal: true, escapesAllowed: false).format == .ansi)
+    }
+
     @Test func percentagesAndFractionsMeanTheSame() throws {
         let a = try OneShotOptions(["--simulate", "--set", "move=80%"])
         let b = try OneShotOptions(["--simulate", "--set=move=0.8"])

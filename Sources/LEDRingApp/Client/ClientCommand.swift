@@ -11,6 +11,9 @@ enum ClientCommand {
     /// a hung daemon must not hang a cron job for ever.
     static let replyTimeoutMilliseconds: Int32 = 10_000
 
+    /// The verbs this sends to the service.
+    static let verbs = ["set", "get", "reset", "spin", "stop", "brightness", "power", "status", "look", "notify", "timer"]
+
     /// Runs `arguments` (starting with the verb); exit 0 on an ok reply, 65 on an error reply,
     /// 69 when no daemon is running.
     static func run(_ arguments: [String]) throws(CommandError) -> ExitCode {
@@ -36,7 +39,7 @@ enum ClientCommand {
     /// The request, `--socket` and `--json` from the command line.
     static func parse(_ arguments: [String]) throws(CommandError) -> (Request, String?, Bool) {
         guard let verb = arguments.first else { throw .usage("give a verb: set, get, reset, spin, stop, brightness, power, status") }
-        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        var reader = ArgumentReader(Array(arguments.dropFirst()), verb: verb)
         var socket: String?
         var json = false
         var duration: Double?
@@ -48,7 +51,8 @@ enum ClientCommand {
         var timerWords: [String] = []
         var timerNotifies = false
         var until: String?
-        while let (name, attached) = reader.next() {
+        func isNotice(_ name: String) -> Bool { CommandLineTable.find(name, in: CommandLineTable.notice) != nil }
+        while let (name, attached) = try reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--socket": socket = try value()
@@ -57,23 +61,22 @@ enum ClientCommand {
                 let text = try value()
                 duration = try checked { () throws(RequestError) in try Request.duration(text) }
             case "--curve": curve = try ValueParser.choice(try value(), option: name, as: Curve.self)
-            case "-h", "--help": throw .usage(usage(verb))
-            case let option where (verb == "notify" || timerNotifies)
-                && ["--look", "--color", "--colour", "--effect", "--value", "--for", "--priority", "--period", "--key"].contains(option):
+            case "--help": throw .usage(usage(verb))
+            case let option where (verb == "notify" || timerNotifies) && isNotice(option):
                 // Handed to the one notify parser as its text words (`--for 30s` → `for 30s`).
                 noticeWords += [String(name.dropFirst(2)), try value()]
+            case let option where verb == "timer" && isNotice(option):
+                throw .usage("timer: \(option) describes the notification at the timer's end: put --notify before it, "
+                             + "e.g. ledring timer focus 25m --notify --look done --for 1m")
             case "--clear" where verb == "notify": noticeWords.append("clear")
             case "--up" where verb == "timer": timerWords.append("up")
             case "--then" where verb == "timer": timerWords += ["then", try value()]
             case "--notify" where verb == "timer": timerNotifies = true
             case "--until" where verb == "timer": until = try value()
             default:
-                if name.hasPrefix("--") { throw .usage("\(verb): unknown option \"\(name)\"; \(usage(verb))") }
+                if name.hasPrefix("--") { throw reader.unexpected(name) }
                 words.append(name)
             }
-        }
-        if (duration != nil && verb != "set" && verb != "reset" && verb != "power") || (curve != nil && verb != "set" && verb != "reset") {
-            throw .usage("\(verb): --duration and --curve apply to set and reset only (and --duration to power RING…)")
         }
         let request: Request
         switch verb {
@@ -167,19 +170,9 @@ enum ClientCommand {
         if let word = words.first { throw .usage("\(verb): unexpected \"\(word)\"; \(usage(verb))") }
     }
 
+    /// The verb's usage line, from the table.
     static func usage(_ verb: String) -> String {
-        switch verb {
-        case "set": return "usage: ledring set RING=VALUE… [--duration S] [--curve C] [--socket PATH]"
-        case "reset": return "usage: ledring reset [--duration S] [--curve C] [--socket PATH]"
-        case "spin": return "usage: ledring spin RING… [--socket PATH]"
-        case "timer": return "usage: ledring timer RING (DURATION | --until HH:MM) [--up] [--then LOOK] [--notify (--look NAME | --color #RRGGBB [--effect E]) --for DURATION …] | ledring timer RING pause|resume|cancel"
-        case "notify": return "usage: ledring notify [RING…] (--look NAME | --color #RRGGBB [--effect E] [--period S]) [--value V] --for DURATION [--priority N] [--key K] | notify --clear [--key K]"
-        case "look": return "usage: ledring look RING… NAME [--socket PATH]   (NAME: a look from the config, default, none, or a colour #RRGGBB [pulse|blink])"
-        case "stop": return "usage: ledring stop [RING…] [--socket PATH]"
-        case "brightness": return "usage: ledring brightness VALUE [--socket PATH]"
-        case "power": return "usage: ledring power on|off [RING… [--duration S]] [--socket PATH]   (no ring: every LED, not saved; rings: dark, value and look kept, saved)"
-        default: return "usage: ledring \(verb) [--socket PATH] [--json]"
-        }
+        CommandLineTable.verb(verb)?.usageLine ?? "usage: ledring \(verb) [--socket PATH] [--json]"
     }
 
     /// Sends one line and reads one reply line.

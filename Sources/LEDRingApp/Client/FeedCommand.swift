@@ -19,15 +19,15 @@ enum FeedCommand {
         var socket: String?
     }
 
-    static let usage = "usage: ledring feed RING [--range MIN:MAX] [--duration S] [--socket PATH]   (numbers on standard input, one per line)"
+    static var usage: String { CommandLineTable.verb("feed")?.usageLine ?? "" }
 
     static func parse(_ arguments: [String]) throws(CommandError) -> Options {
-        var reader = ArgumentReader(arguments)
+        var reader = ArgumentReader(arguments, verb: "feed")
         var words: [String] = []
         var range: ValueRange?
         var duration: Double?
         var socket: String?
-        while let (name, attached) = reader.next() {
+        while let (name, attached) = try reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--socket": socket = try value()
@@ -42,9 +42,9 @@ enum FeedCommand {
                     throw .usage("feed --range \"\(text)\": write MIN:MAX with MIN below MAX, e.g. --range 0:100")
                 }
                 range = ValueRange(min: min, max: max)
-            case "-h", "--help": throw .usage(usage)
+            case "--help": throw .usage(usage)
             default:
-                if name.hasPrefix("--") { throw .usage("feed: unknown option \"\(name)\"; \(usage)") }
+                if name.hasPrefix("--") { throw reader.unexpected(name) }
                 words.append(name)
             }
         }
@@ -57,6 +57,14 @@ enum FeedCommand {
         let text = line.trimmingWhitespace()
         guard !text.isEmpty else { return nil }
         return try InputScale.update(text, ring: options.ring, range: options.range)
+    }
+
+    /// What `set` says of a value without `%` that means many laps (`3` is 300 %), and the fix
+    /// a stream of numbers more likely wants; nil when the input has its own `--range`.
+    static func lapsNote(_ line: String, _ update: Request.RingValueUpdate, _ options: Options) -> String? {
+        guard options.range == nil, !update.percent,
+              let note = ValueParser.lapsNote(ring: options.ring, text: line.trimmingWhitespace(), value: update.value) else { return nil }
+        return note + ", or give --range 0:100 if the numbers are percentages"
     }
 
     /// Fails at once, before any input, when no daemon listens (69) or it has no such ring (65).
@@ -83,6 +91,8 @@ enum FeedCommand {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var delivered = false
         var ended = false
+        // Said for the first such line only: a stream of them would say it on every line.
+        var notedLaps = false
         while !ended {
             var entry = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
             do {
@@ -105,7 +115,13 @@ enum FeedCommand {
             for event in events {
                 do throws(RequestError) {
                     switch event {
-                    case .line(let text): if let update = try update(text, options) { latest = update }
+                    case .line(let text):
+                        guard let update = try update(text, options) else { break }
+                        latest = update
+                        if !notedLaps, let note = lapsNote(text, update, options) {
+                            Terminal.error("ledring feed: " + note)
+                            notedLaps = true
+                        }
                     case .tooLong: throw RequestError("a line longer than \(Request.maxLineBytes) bytes")
                     }
                 } catch {

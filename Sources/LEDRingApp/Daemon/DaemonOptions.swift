@@ -22,14 +22,10 @@ struct DaemonOptions: Sendable {
     /// Print help.
     var help = false
 
-    /// The usage line for errors.
-    static let usage = "usage: ledring run [--config FILE] [--socket PATH] [--state PATH] [--stdin] "
-        + "[--simulate [--format json|text] | --driver KIND [--device PATH] [--dump-wire FILE] …]"
-
     /// Parses the arguments after `run`.
     init(_ arguments: [String]) throws(CommandError) {
-        var reader = ArgumentReader(arguments)
-        while let (name, attached) = reader.next() {
+        var reader = ArgumentReader(arguments, verb: "run")
+        while let (name, attached) = try reader.next() {
             func value() throws(CommandError) -> String { try reader.value(for: name, attached: attached) }
             switch name {
             case "--config": configPath = try value()
@@ -44,12 +40,10 @@ struct DaemonOptions: Sendable {
                 guard format != .ansi else { throw .usage("--format ansi: the daemon prints json or text") }
                 output.format = format
             case "--fps": fps = try ValueParser.number(try value(), option: name, in: 1...240, hint: "e.g. --fps 30")
-            case "-h", "--help": help = true
+            case "--help": help = true
             default:
                 if try color.parseOption(name, value: value) { continue }
-                guard try output.parseOption(name, value: value) else {
-                    throw .usage("run: unknown option \"\(name)\"; \(DaemonOptions.usage)")
-                }
+                guard try output.parseOption(name, value: value) else { throw reader.unexpected(name) }
             }
         }
     }
