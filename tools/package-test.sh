@@ -117,7 +117,9 @@ for arch in "${arches[@]}"; do
     for file in /usr/bin/ledring /usr/sbin/ledring-setup /lib/systemd/system/ledring.service \
         /lib/udev/rules.d/60-ledring-ws2812-pio.rules /usr/lib/sysusers.d/ledring.conf \
         /usr/share/ledring/network.conf /etc/ledring/config.json /usr/share/doc/ledring/copyright \
-        /usr/share/man/man1/ledring.1.gz /etc/systemd/system/multi-user.target.wants/ledring.service; do
+        /usr/share/man/man1/ledring.1.gz /etc/systemd/system/multi-user.target.wants/ledring.service \
+        /usr/share/bash-completion/completions/ledring /usr/share/zsh/vendor-completions/_ledring \
+        /usr/share/fish/vendor_completions.d/ledring.fish; do
         expect_file "$file" "after install"
     done
     # (symbolic links are resolved in the chroot: they are absolute)

@@ -93,6 +93,18 @@ stage() {
     printf '%s\n' "$page" | gzip -9n > "$dest/usr/share/man/man1/ledring.1.gz"
     gzip -9n < "$repo/tools/package/ledring-setup.8" > "$dest/usr/share/man/man8/ledring-setup.8.gz"
     chmod 0644 "$dest/usr/share/man/man1/ledring.1.gz" "$dest/usr/share/man/man8/ledring-setup.8.gz"
+    # Shell completion from the same table, where each shell looks for a package's own.
+    local shell file
+    for shell in bash zsh fish; do
+        case $shell in
+        bash) file=usr/share/bash-completion/completions/ledring ;;
+        zsh) file=usr/share/zsh/vendor-completions/_ledring ;;
+        fish) file=usr/share/fish/vendor_completions.d/ledring.fish ;;
+        esac
+        mkdir -p "$(dirname "$dest/$file")"
+        "$emulator" "$binary" completion "$shell" > "$dest/$file" || fail "$binary completion $shell failed under $emulator" 70
+        chmod 0644 "$dest/$file"
+    done
 }
 
 mkdir -p "$out"

@@ -10,7 +10,8 @@ import Testing
 /// root, the installed service) or `<!-- not run by the docs test: REASON -->`; the recipe files
 /// (`<!-- examples/recipes/… -->`) are run by RecipeTests.
 ///
-/// The commands run in a scratch directory, one line at a time through `/bin/sh`, with `ledring`
+/// The commands run in a scratch directory, one line at a time through bash (the shell of
+/// Raspberry Pi OS and Debian users), with `ledring`
 /// on the `PATH` and a service on the default socket (`XDG_RUNTIME_DIR`): the rings the pages
 /// use, `http` on a free port and `mqtt` on a Mosquitto of its own, as the device `kitchen`.
 /// Only what this machine cannot be is rewritten: the HTTP port (`localhost:8080`), the broker's
@@ -124,7 +125,7 @@ import Testing
                                    "XDG_STATE_HOME": directory + "/state", "NO_COLOR": "1"]
                 let log = directory + "/command.log"
                 try? FileManager.default.removeItem(atPath: log)
-                let child = try ChildProcess("/bin/sh", ["-c", "cd '\(directory)' && " + command], environment: environment,
+                let child = try ChildProcess("/bin/bash", ["-c", "cd '\(directory)' && " + command], environment: environment,
                                              stdout: .file(log), stderr: .file(log))
                 let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
                 if service {
