@@ -131,7 +131,14 @@ struct VerbSpec: Sendable {
     /// `usage: ledring set … | ledring set …` on one line, for error messages.
     var usageLine: String {
         "usage: " + usage.map { form in
-            String(form.map { $0 == "\n" ? " " : $0 })
+            // One line, runs of spaces (the help's alignment) as one.
+            var line = ""
+            for character in form {
+                let c: Character = character == "\n" ? " " : character
+                if c == " " && line.last == " " { continue }
+                line.append(c)
+            }
+            return line
         }.joined(separator: " | ")
     }
 }
