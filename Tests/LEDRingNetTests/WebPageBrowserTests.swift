@@ -62,17 +62,23 @@ struct WebPageBrowserTests {
         #expect(try eventually { try browser.evaluate("document.querySelector('input[data-ring=stand]').value") as? String == "0" })
     }
 
+    /// An HTTP server for `control` on a free port, and headless Chromium on its page.
+    static func page(_ control: RecordingRingControl) throws -> (HTTPServer, HeadlessChromium) {
+        var settings = HTTPSettings()
+        settings.port = 0
+        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
+        try server.start()
+        let browser = try HeadlessChromium()
+        try browser.open("http://127.0.0.1:\(server.port)/")
+        return (server, browser)
+    }
+
     /// The page's own controls for what it could only show before: the power, the brightness,
     /// values past 200 %, and a spinner per ring.
     @Test func powerBrightnessLapsAndSpinDriveTheRings() throws {
-        var settings = HTTPSettings()
-        settings.port = 0
         let control = try RecordingRingControl()
-        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
-        try server.start()
+        let (server, browser) = try Self.page(control)
         defer { server.stop() }
-        let browser = try HeadlessChromium()
-        try browser.open("http://127.0.0.1:\(server.port)/")
         func text(_ js: String) -> String? { (try? browser.evaluate(js)) as? String }
         func drag(_ selector: String, to value: Int) throws {
             try browser.evaluate("""
@@ -127,14 +133,9 @@ struct WebPageBrowserTests {
     /// to what the LEDs show at that moment, far closer than the last snapshot; nothing is
     /// scheduled once no spinner shows.
     @Test func thePageMovesTheSpinnerBetweenSnapshots() throws {
-        var settings = HTTPSettings()
-        settings.port = 0
         let control = try RecordingRingControl()
-        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
-        try server.start()
+        let (server, browser) = try Self.page(control)
         defer { server.stop() }
-        let browser = try HeadlessChromium()
-        try browser.open("http://127.0.0.1:\(server.port)/")
         func text(_ js: String) -> String? { (try? browser.evaluate(js)) as? String }
         #expect(eventually { text("String(frame)") == "null" && text("document.body.getAttribute('data-snapshots')") != nil })
 
