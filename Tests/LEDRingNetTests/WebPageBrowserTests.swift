@@ -148,8 +148,17 @@ struct WebPageBrowserTests {
         #expect(eventually { (try? browser.evaluate("ledringSpun('move', 0)")) as? [String] != nil })
         #expect(try eventually { try browser.evaluate("ledringSpun('move', 0)") as? [String] == start.ring(named: "move")?.display })
 
-        // Between snapshots the page paints frames of its own, and the dots move.
-        let snapshots = text("document.body.getAttribute('data-snapshots')")
+        // Between snapshots the page paints frames of its own, and the dots move. (First the
+        // snapshots stop coming: the page's first fetch and the stream's first events may still
+        // be on their way, each at most an eventInterval apart.)
+        var snapshots = text("document.body.getAttribute('data-snapshots')")
+        for _ in 0..<10 {
+            Thread.sleep(forTimeInterval: 0.5)
+            let now = text("document.body.getAttribute('data-snapshots')")
+            if now == snapshots { break }
+            snapshots = now
+        }
+        #expect(try browser.evaluate("ledringSpun('move', 0)") as? [String] == start.ring(named: "move")?.display)
         let frames = Int(text("document.body.getAttribute('data-frames')") ?? "0") ?? 0
         let dots = "Array.from(document.querySelectorAll('g[data-ring=move] circle')).map(c => c.getAttribute('fill'))"
         #expect(eventually { Int(text("document.body.getAttribute('data-frames')") ?? "0") ?? 0 > frames + 5 })
