@@ -81,7 +81,7 @@ import Testing
         #expect(run.count >= 9, "\(run.count) of \(blocks.count) blocks run")
     }
 
-    @Test(.enabled(if: (MQTTBridge.isAvailable && HTTPServer.isAvailable && mosquittoInstalled) || inCI,
+    @Test(.enabled(if: MQTTBridge.isAvailable && HTTPServer.isAvailable && (mosquittoInstalled || inCI),
                    "needs libmosquitto, libmicrohttpd and mosquitto (apt install libmosquitto-dev libmicrohttpd-dev mosquitto mosquitto-clients)"))
     func everyShownCommandRuns() throws {
         let broker = try MosquittoBroker()
