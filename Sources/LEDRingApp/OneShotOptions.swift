@@ -74,12 +74,15 @@ struct OneShotOptions {
                 guard fps > 0 else { throw .usage("--fps \(fps): must be more than 0") }
             case "--set":
                 let text = try value()
-                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                guard let (ring, written) = Request.ringValue(text) else {
                     throw .usage("--set \"\(text)\": expected RING=VALUE, e.g. --set move=0.8")
                 }
-                let ring = String(text[..<equals])
-                let written = String(text[text.index(after: equals)...])
-                let number = try ValueParser.progress(written, option: "--set \(ring)=")
+                // The domain's one check of a ring's value; the one-shot's rings have no range,
+                // so a bare number is laps and must be in 0…100.
+                let number: Double
+                do throws(RequestError) {
+                    number = try Request.checkedValue(try Request.update(written, ring: ring).value, ring: ring, shown: written)
+                } catch { throw .usage("--set " + error.message) }
                 if let note = ValueParser.lapsNote(ring: ring, text: written, value: number) { Terminal.error("ledring: " + note) }
                 sets.append((ring, number))
             case "--spin": spins.append(try value())

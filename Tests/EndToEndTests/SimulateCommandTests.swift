@@ -76,11 +76,11 @@ import LEDRingNetTesting
     }
 
     static let badInputs: [([String], String)] = [
-        (["--simulate", "--set", "move=abc"], "--set move=abc"),
-        (["--simulate", "--set", "move=nan"], "--set move=nan"),
-        (["--simulate", "--set", "move=inf"], "--set move=inf"),
-        (["--simulate", "--set", "move=-0.5"], "--set move=-0.5"),
-        (["--simulate", "--set", "move=101"], "--set move=101"),
+        (["--simulate", "--set", "move=abc"], "--set move \"abc\": not a number"),
+        (["--simulate", "--set", "move=nan"], "--set move \"nan\": not a number"),
+        (["--simulate", "--set", "move=inf"], "--set move \"inf\": not a number"),
+        (["--simulate", "--set", "move=-0.5"], "--set move -0.5: must be 0…100"),
+        (["--simulate", "--set", "move=101"], "--set move 101: must be 0…100"),
         (["--simulate", "--set", "jog=0.5"], "no ring called \"jog\""),
         (["--simulate", "--set", "move"], "expected RING=VALUE"),
         (["--simulate", "--spin", "jog"], "no ring called \"jog\""),

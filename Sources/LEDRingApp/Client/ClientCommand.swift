@@ -82,28 +82,11 @@ enum ClientCommand {
         switch verb {
         case "set":
             guard !words.isEmpty else { throw .usage("set: give RING=VALUE, e.g. ledring set move=0.8") }
-            var values: [Request.RingValueUpdate] = []
-            var index = 0
-            while index < words.count {
-                let word = words[index]
-                let ring: String, text: String
-                if let equals = word.firstIndex(of: "="), equals != word.startIndex {
-                    ring = String(word[..<equals])
-                    text = String(word[word.index(after: equals)...])
-                    index += 1
-                } else if !word.contains("="), index + 1 < words.count, !words[index + 1].contains("=") {
-                    // `set move 50%`, as the text protocol takes it.
-                    ring = word
-                    text = words[index + 1]
-                    index += 2
-                } else {
-                    throw .usage("set \"\(word)\": expected RING=VALUE or RING VALUE, e.g. ledring set move=0.8 stand 45%")
-                }
-                let value = try checked { () throws(RequestError) in try Request.update(text, ring: ring) }
-                if let note = ValueParser.lapsNote(ring: ring, text: text, value: value.value) { Terminal.error("ledring: " + note) }
-                values.append(value)
+            let set = try checked { () throws(RequestError) in try Request.setWords(words) }
+            for (value, text) in zip(set.values, set.written) {
+                if let note = ValueParser.lapsNote(ring: value.ring, text: text, value: value.value) { Terminal.error("ledring: " + note) }
             }
-            request = .set(values: values, duration: duration ?? 0, curve: curve ?? .easeInOut)
+            request = .set(values: set.values, duration: duration ?? set.duration ?? 0, curve: curve ?? set.curve ?? .easeInOut)
         case "reset":
             try noWords(words, verb)
             request = .reset(duration: duration ?? Request.defaultResetDuration, curve: curve ?? Request.defaultResetCurve)
@@ -160,8 +143,10 @@ enum ClientCommand {
         return (request, socket, json)
     }
 
-    /// A value read by the ring-control domain's one check, so `ledring set move=101` is refused
-    /// with the words the socket, HTTP and MQTT use; a refusal is a usage error (exit 64).
+    /// Words read by the ring-control domain's one parser and check, so `ledring set move=abc` is
+    /// refused with the words the socket, HTTP and MQTT use; a refusal here is a usage error
+    /// (exit 64). What needs the daemon's config is checked there: `set move=101` is 101 laps, or
+    /// 101 in the ring's own units when it has a `range`, so only the daemon can refuse it (exit 65).
     private static func checked<T>(_ read: () throws(RequestError) -> T) throws(CommandError) -> T {
         do throws(RequestError) { return try read() } catch { throw .usage(error.message) }
     }

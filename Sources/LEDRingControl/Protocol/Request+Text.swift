@@ -8,9 +8,8 @@ extension Request {
         var words: [String] = []
         for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
             // `move=0.8` is the same as `move 0.8`, as on the client's command line.
-            if let equals = word.firstIndex(of: "="), equals != word.startIndex {
-                words.append(String(word[..<equals]))
-                words.append(String(word[word.index(after: equals)...]))
+            if let pair = ringValue(String(word)) {
+                words += [pair.ring, pair.text]
             } else {
                 words.append(String(word))
             }
@@ -19,25 +18,8 @@ extension Request {
         let rest = Array(words.dropFirst())
         switch verb {
         case "set":
-            var values: [RingValueUpdate] = []
-            var duration = 0.0
-            var curve = Curve.easeInOut
-            var i = 0
-            while i < rest.count {
-                let key = rest[i]
-                guard i + 1 < rest.count else {
-                    throw RequestError("set: \"\(Request.shown(key))\" needs a value, e.g. set \(Request.shown(key)) 0.8")
-                }
-                let text = rest[i + 1]
-                switch key {
-                case "duration": duration = try Request.duration(text)
-                case "curve": curve = try Request.curve(text)
-                default: values.append(try Request.update(text, ring: key))
-                }
-                i += 2
-            }
-            guard !values.isEmpty else { throw RequestError("set: give at least one ring and value, e.g. set move 0.8") }
-            return .set(values: values, duration: duration, curve: curve)
+            let set = try Request.setWords(rest)
+            return .set(values: set.values, duration: set.duration ?? 0, curve: set.curve ?? .easeInOut)
         case "reset":
             var duration = defaultResetDuration
             var curve = defaultResetCurve
@@ -94,6 +76,46 @@ extension Request {
 }
 
 extension Request {
+    /// The one reading of `set`'s words, wherever they come from (the text protocol, the client's
+    /// command line, the one-shot's `--set`): `RING=VALUE` or `RING VALUE`, any number of them,
+    /// and `duration S` / `curve C` (nil when not given). Each value goes through `update`, the
+    /// one check of a ring's value; `written` is each value as it was written, for notes.
+    public static func setWords(_ words: [String]) throws(RequestError)
+        -> (values: [RingValueUpdate], written: [String], duration: Double?, curve: Curve?) {
+        var values: [RingValueUpdate] = []
+        var written: [String] = []
+        var duration: Double?
+        var curve: Curve?
+        var i = 0
+        while i < words.count {
+            let key: String, text: String
+            if let pair = ringValue(words[i]) {
+                (key, text) = pair
+                i += 1
+            } else if i + 1 < words.count, !words[i + 1].contains("=") {
+                (key, text) = (words[i], words[i + 1])
+                i += 2
+            } else {
+                throw RequestError("set: \"\(Request.shown(words[i]))\" needs a value, e.g. set \(Request.shown(words[i]))=0.8 or set \(Request.shown(words[i])) 80%")
+            }
+            switch key {
+            case "duration": duration = try Request.duration(text)
+            case "curve": curve = try Request.curve(text)
+            default:
+                values.append(try Request.update(text, ring: key))
+                written.append(text)
+            }
+        }
+        guard !values.isEmpty else { throw RequestError("set: give at least one ring and value, e.g. set move=0.8 stand 45%") }
+        return (values, written, duration, curve)
+    }
+
+    /// `RING=VALUE` split at its first `=` (a word starting with `=` names no ring: nil).
+    public static func ringValue(_ word: String) -> (ring: String, text: String)? {
+        guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return nil }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
     /// `look`'s words after the verb: the rings, then the look's name, which for a colour with
     /// an effect is two words (`build #ff2020 pulse`). At least two words.
     public static func look(words: [String]) -> Request {
