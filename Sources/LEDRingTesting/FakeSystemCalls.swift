@@ -39,6 +39,16 @@ public final class FakeSystemCalls: SystemCalls {
         case send
         /// `socket(2)`.
         case unixSocket
+        /// `socket(2)` of an IP family.
+        case ipSocket
+        /// `getsockopt(SO_ERROR)`.
+        case socketError
+        /// `getsockname(2)`.
+        case localEndpoint
+        /// `getpeername(2)`.
+        case peerEndpoint
+        /// `setsockopt(2)`.
+        case setSocketOption
         /// `bind(2)`.
         case bind
         /// `listen(2)`.
@@ -107,6 +117,20 @@ public final class FakeSystemCalls: SystemCalls {
         case unixSocket(flags: Int32)
         /// `bind(fd, path)`.
         case bind(fd: Int32, path: String)
+        /// `socket(family, kind | flags)`.
+        case ipSocket(family: Int32, kind: IPSocketKind, flags: Int32)
+        /// `bind(fd, endpoint)` of an IP socket (fails as `.bind`).
+        case bindIP(fd: Int32, endpoint: IPEndpoint)
+        /// `connect(fd, endpoint)` of an IP socket (fails as `.connect`).
+        case connectIP(fd: Int32, endpoint: IPEndpoint)
+        /// `getsockopt(fd, SO_ERROR)`.
+        case socketError(fd: Int32)
+        /// `getsockname(fd)`.
+        case localEndpoint(fd: Int32)
+        /// `getpeername(fd)`.
+        case peerEndpoint(fd: Int32)
+        /// `setsockopt(fd, option, on)`.
+        case setSocketOption(fd: Int32, option: SocketOption, on: Bool)
         /// `listen(fd)`.
         case listen(fd: Int32)
         /// `accept4(fd, flags)`.
@@ -155,7 +179,13 @@ public final class FakeSystemCalls: SystemCalls {
             case .read: return .read
             case .send: return .send
             case .unixSocket: return .unixSocket
-            case .bind: return .bind
+            case .bind, .bindIP: return .bind
+            case .ipSocket: return .ipSocket
+            case .connectIP: return .connect
+            case .socketError: return .socketError
+            case .localEndpoint: return .localEndpoint
+            case .peerEndpoint: return .peerEndpoint
+            case .setSocketOption: return .setSocketOption
             case .listen: return .listen
             case .accept: return .accept
             case .connect: return .connect
@@ -201,6 +231,20 @@ public final class FakeSystemCalls: SystemCalls {
         /// Connections made to this listener and not accepted yet (their descriptors are only
         /// handed out by accept).
         var backlog: [Int32] = []
+        /// `AF_UNIX`, or `AF_INET`/`AF_INET6` for an IP socket.
+        var family: Int32 = AF_UNIX
+        /// An IP socket's own address once bound (or connected), and its peer's.
+        var local: IPEndpoint?
+        var remote: IPEndpoint?
+        /// The error `SO_ERROR` reports (a refused connect), cleared by reading it.
+        var pendingError: Errno?
+        /// A connect that failed: the socket is closed in TCP's sense (tcp_done).
+        var refused = false
+        /// A non-blocking connect answered `EINPROGRESS`: the socket is SS_CONNECTING until
+        /// connect is called again (then 0) or `SO_ERROR` is read.
+        var connecting = false
+        /// The options set on it that are on.
+        var options: Set<SocketOption> = []
     }
 
     private struct SPIState {
@@ -232,6 +276,9 @@ public final class FakeSystemCalls: SystemCalls {
         var socketNames: [String: Int32] = [:]
         /// What one socket end or pipe holds unread before writers get EAGAIN.
         var socketCapacity = 212_992
+        /// The next ephemeral port, from the start of Linux's default ip_local_port_range
+        /// (32768–60999, Documentation/networking/ip-sysctl.rst).
+        var nextPort: UInt16 = 32768
         var modes: [String: UInt32] = [:]
         var fileMask: UInt32 = 0o022
         var signalActions: [Int32: String] = [:]
@@ -421,7 +468,8 @@ public final class FakeSystemCalls: SystemCalls {
         switch call {
         case .close(let fd), .write(let fd, _), .pwrite(let fd, _, _), .spiIoctl(let fd, _, _), .gpioChipInfo(let fd),
              .fsync(let fd), .read(let fd, _), .send(let fd, _), .bind(let fd, _), .listen(let fd), .accept(let fd, _),
-             .connect(let fd, _), .fstat(let fd):
+             .connect(let fd, _), .fstat(let fd), .bindIP(let fd, _), .connectIP(let fd, _), .socketError(let fd),
+             .localEndpoint(let fd), .peerEndpoint(let fd), .setSocketOption(let fd, _, _):
             return fd
         default:
             return nil
@@ -761,6 +809,7 @@ public final class FakeSystemCalls: SystemCalls {
     /// `ENOENT`, a name that is not a socket or has no listener is `ECONNREFUSED`.
     private static func connect(_ fd: Int32, to path: String, in state: inout State) throws(Errno) {
         guard var endpoint = state.endpoints[fd], endpoint.kind == .socket else { throw Errno(rawValue: ENOTSOCK) }
+        guard endpoint.family == AF_UNIX else { throw Errno(rawValue: EAFNOSUPPORT) }
         guard path.utf8.count < 108 else { throw Errno(rawValue: ENAMETOOLONG) }
         if endpoint.peer != nil { throw Errno(rawValue: EISCONN) }
         guard let listener = state.socketNames[path] else {
@@ -780,6 +829,11 @@ public final class FakeSystemCalls: SystemCalls {
     private static func send(_ offered: [UInt8], from fd: Int32, in state: inout State) throws(Errno) -> Int {
         guard let endpoint = state.endpoints[fd] else { throw Errno(rawValue: EBADF) }
         if endpoint.kind == .pipeRead { throw Errno(rawValue: EBADF) }
+        if let error = endpoint.pendingError {
+            state.endpoints[fd]?.pendingError = nil
+            throw error
+        }
+        if endpoint.refused { throw Errno(rawValue: EPIPE) }
         guard let peer = endpoint.peer else { throw Errno(rawValue: ENOTCONN) }
         if endpoint.peerGone || state.endpoints[peer] == nil { throw Errno(rawValue: EPIPE) }
         guard !offered.isEmpty else { return 0 }
@@ -798,6 +852,10 @@ public final class FakeSystemCalls: SystemCalls {
             try begin(.read(fd: fd, count: buffer.count), path: state.openFiles[fd], in: &state)
             if var endpoint = state.endpoints[fd] {
                 if endpoint.kind == .pipeWrite { throw Errno(rawValue: EBADF) }
+                if let error = endpoint.pendingError {
+                    state.endpoints[fd]?.pendingError = nil
+                    throw error
+                }
                 if endpoint.listening || (endpoint.kind == .socket && endpoint.peer == nil) { throw Errno(rawValue: ENOTCONN) }
                 if !endpoint.incoming.isEmpty {
                     let taken = Array(endpoint.incoming.prefix(buffer.count))
@@ -846,6 +904,7 @@ public final class FakeSystemCalls: SystemCalls {
         try state.withLock { (state) throws(Errno) in
             try begin(.bind(fd: fd, path: path), path: path, in: &state)
             guard let endpoint = state.endpoints[fd], endpoint.kind == .socket else { throw Errno(rawValue: ENOTSOCK) }
+            guard endpoint.family == AF_UNIX else { throw Errno(rawValue: EAFNOSUPPORT) }
             guard path.utf8.count < 108 else { throw Errno(rawValue: ENAMETOOLONG) }
             if endpoint.boundPath != nil { throw Errno.invalidArgument }
             if Self.exists(path, in: state) { throw Errno(rawValue: EADDRINUSE) }
@@ -919,6 +978,10 @@ public final class FakeSystemCalls: SystemCalls {
         let peerRoom = endpoint.peer.flatMap { state.endpoints[$0] }.map { state.socketCapacity - $0.incoming.count } ?? 0
         switch endpoint.kind {
         case .socket:
+            // A refused TCP connect (tcp_poll in net/ipv4/tcp.c: state CLOSE is POLLHUP, sk_err
+            // POLLERR, the receive side shut POLLIN, and POLLOUT too, as TCPSemanticsTests sees
+            // on Linux).
+            if endpoint.refused { return Int16(POLLIN | POLLOUT | POLLERR | POLLHUP) }
             guard endpoint.peer != nil else { return Int16(POLLOUT | POLLHUP) }
             if endpoint.peerGone || endpoint.reset { events |= Int16(POLLIN | POLLHUP) }
             if endpoint.reset { events |= Int16(POLLERR) }
@@ -929,6 +992,225 @@ public final class FakeSystemCalls: SystemCalls {
             if endpoint.peerGone { events |= Int16(POLLERR) } else if peerRoom > 0 { events |= Int16(POLLOUT) }
         }
         return events
+    }
+
+    // MARK: - IP sockets (TCP on the loopback; every listener is on this host)
+
+    /// Fake `socket(2)` of `AF_INET`/`AF_INET6`. Only TCP is modelled: a datagram socket is
+    /// `EPROTONOSUPPORT` here until something in ledring sends datagrams.
+    public func ipSocket(family: Int32, kind: IPSocketKind, flags: Int32) throws(Errno) -> Int32 {
+        try state.withLock { (state) throws(Errno) -> Int32 in
+            try begin(.ipSocket(family: family, kind: kind, flags: flags), path: nil, in: &state)
+            guard family == AF_INET || family == AF_INET6 else { throw Errno(rawValue: EAFNOSUPPORT) }
+            guard kind == .stream else { throw Errno(rawValue: EPROTONOSUPPORT) }
+            var endpoint = Endpoint(kind: .socket, nonblocking: flags & O_NONBLOCK != 0)
+            endpoint.family = family
+            return Self.newEndpoint(endpoint, in: &state)
+        }
+    }
+
+    /// The IP socket at `fd`, or the errno the kernel gives: `EBADF`, `ENOTSOCK`, and for an
+    /// address of the other family `EAFNOSUPPORT` (inet_bind, __inet_stream_connect check
+    /// `sin_family`) or `EINVAL` (inet6_bind checks the shorter length of a `sockaddr_in`).
+    private static func ipEndpoint(_ fd: Int32, for address: IPEndpoint?, in state: State) throws(Errno) -> Endpoint {
+        guard let endpoint = state.endpoints[fd] else { throw Errno(rawValue: state.openFiles[fd] == nil ? EBADF : ENOTSOCK) }
+        guard endpoint.kind == .socket else { throw Errno(rawValue: ENOTSOCK) }
+        guard endpoint.family != AF_UNIX else { throw Errno(rawValue: EAFNOSUPPORT) }
+        if let address, address.family != endpoint.family {
+            throw Errno(rawValue: endpoint.family == AF_INET ? EAFNOSUPPORT : EINVAL)
+        }
+        return endpoint
+    }
+
+    /// Whether a socket bound to `bound` (with its options) takes what is sent to `wanted`:
+    /// the same address, or the wildcard of its family, or IPv6's wildcard for IPv4 too unless
+    /// `IPV6_V6ONLY` (ipv6(7)).
+    private static func covers(_ bound: IPEndpoint, options: Set<SocketOption>, _ wanted: IPEndpoint) -> Bool {
+        guard bound.port == wanted.port else { return false }
+        if bound.address == wanted.address { return true }
+        guard bound.isWildcard else { return false }
+        return bound.family == wanted.family || (bound.isIPv6 && !options.contains(.ipv6Only))
+    }
+
+    /// A free ephemeral port.
+    private static func ephemeralPort(in state: inout State) -> UInt16 {
+        while true {
+            let port = state.nextPort
+            state.nextPort = port >= 60999 ? 32768 : port + 1
+            if !state.endpoints.values.contains(where: { $0.local?.port == port }) { return port }
+        }
+    }
+
+    /// Fake `bind(2)` of an IP socket: port 0 takes an ephemeral port; a port another socket
+    /// holds on an overlapping address is `EADDRINUSE` (inet_csk_get_port; `SO_REUSEADDR` only
+    /// lets a bind share with sockets in TIME_WAIT, which the fake has none of); a socket bound
+    /// already is `EINVAL`.
+    public func bind(_ fd: Int32, to address: IPEndpoint) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.bindIP(fd: fd, endpoint: address), path: nil, in: &state)
+            let endpoint = try Self.ipEndpoint(fd, for: address, in: state)
+            if endpoint.local != nil { throw Errno.invalidArgument }
+            var chosen = address
+            if address.port == 0 {
+                chosen = IPEndpoint(address: address.address, port: Self.ephemeralPort(in: &state))!
+            } else {
+                for other in state.endpoints.values {
+                    guard let local = other.local, other.remote == nil, local.port == address.port else { continue }
+                    if Self.covers(local, options: other.options, address)
+                        || Self.covers(address, options: endpoint.options, local) {
+                        throw Errno(rawValue: EADDRINUSE)
+                    }
+                }
+            }
+            state.endpoints[fd]?.local = chosen
+        }
+    }
+
+    /// Fake `connect(2)` of a TCP socket to a listener in this fake kernel. As the kernel does
+    /// (__inet_stream_connect in net/ipv4/af_inet.c): a non-blocking socket always gets
+    /// `EINPROGRESS`, and the outcome is then in `poll` and `SO_ERROR` (a refused one is
+    /// `ECONNREFUSED` there); a blocking socket gets the outcome at once. A second connect while
+    /// one is under way is `EALREADY`, on a connected socket `EISCONN`.
+    public func connect(_ fd: Int32, to address: IPEndpoint) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.connectIP(fd: fd, endpoint: address), path: nil, in: &state)
+            try Self.connectIP(fd, to: address, in: &state)
+        }
+    }
+
+    private static func connectIP(_ fd: Int32, to address: IPEndpoint, in state: inout State) throws(Errno) {
+        var endpoint = try ipEndpoint(fd, for: address, in: state)
+        // __inet_stream_connect: a socket still SS_CONNECTING whose handshake is done becomes
+        // SS_CONNECTED on the next connect, which returns 0; after that it is EISCONN.
+        if endpoint.connecting && endpoint.peer != nil {
+            state.endpoints[fd]?.connecting = false
+            return
+        }
+        if endpoint.peer != nil { throw Errno(rawValue: EISCONN) }
+        if endpoint.listening { throw Errno.invalidArgument }
+        if endpoint.local == nil {
+            let loopback: [UInt8] = endpoint.family == AF_INET ? [127, 0, 0, 1] : Array(repeating: 0, count: 15) + [1]
+            endpoint.local = IPEndpoint(address: loopback, port: ephemeralPort(in: &state))
+        }
+        endpoint.remote = address
+        let listener = state.endpoints.first { _, other in
+            other.listening && other.local.map { covers($0, options: other.options, address) } == true
+        }?.key
+        guard let listener else {
+            endpoint.refused = true
+            if endpoint.nonblocking { endpoint.pendingError = Errno(rawValue: ECONNREFUSED) }
+            state.endpoints[fd] = endpoint
+            throw Errno(rawValue: endpoint.nonblocking ? EINPROGRESS : ECONNREFUSED)
+        }
+        var server = Endpoint(kind: .socket, nonblocking: false, peer: fd)
+        server.family = endpoint.family
+        server.local = address
+        server.remote = endpoint.local
+        let serverFD = newEndpoint(server, in: &state)
+        state.endpoints[listener]?.backlog.append(serverFD)
+        endpoint.peer = serverFD
+        endpoint.connecting = endpoint.nonblocking
+        state.endpoints[fd] = endpoint
+        if endpoint.nonblocking { throw Errno(rawValue: EINPROGRESS) }
+    }
+
+    /// Fake `getsockopt(SO_ERROR)`: the pending error, once.
+    public func socketError(_ fd: Int32) throws(Errno) -> Errno? {
+        try state.withLock { (state) throws(Errno) -> Errno? in
+            try begin(.socketError(fd: fd), path: nil, in: &state)
+            guard let endpoint = state.endpoints[fd], endpoint.kind == .socket else {
+                throw Errno(rawValue: state.openFiles[fd] == nil ? EBADF : ENOTSOCK)
+            }
+            state.endpoints[fd]?.pendingError = nil
+            return endpoint.pendingError
+        }
+    }
+
+    /// Fake `getsockname(2)`: the bound endpoint; an unbound socket is its family's wildcard
+    /// with port 0, as on Linux.
+    public func localEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint {
+        try state.withLock { (state) throws(Errno) -> IPEndpoint in
+            try begin(.localEndpoint(fd: fd), path: nil, in: &state)
+            let endpoint = try Self.ipEndpoint(fd, for: nil, in: state)
+            return endpoint.local ?? IPEndpoint(address: Array(repeating: 0, count: endpoint.family == AF_INET ? 4 : 16), port: 0)!
+        }
+    }
+
+    /// Fake `getpeername(2)`: `ENOTCONN` unless connected.
+    public func peerEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint {
+        try state.withLock { (state) throws(Errno) -> IPEndpoint in
+            try begin(.peerEndpoint(fd: fd), path: nil, in: &state)
+            let endpoint = try Self.ipEndpoint(fd, for: nil, in: state)
+            guard endpoint.peer != nil, let remote = endpoint.remote else { throw Errno(rawValue: ENOTCONN) }
+            return remote
+        }
+    }
+
+    /// Fake `setsockopt(2)`: `IPV6_V6ONLY` on an IPv4 socket is `ENOPROTOOPT` (do_ip_setsockopt
+    /// knows no IPPROTO_IPV6 options), and after bind `EINVAL` (do_ipv6_setsockopt).
+    public func setSocketOption(_ fd: Int32, _ option: SocketOption, _ on: Bool) throws(Errno) {
+        try state.withLock { (state) throws(Errno) in
+            try begin(.setSocketOption(fd: fd, option: option, on: on), path: nil, in: &state)
+            let endpoint = try Self.ipEndpoint(fd, for: nil, in: state)
+            if option == .ipv6Only {
+                guard endpoint.family == AF_INET6 else { throw Errno(rawValue: ENOPROTOOPT) }
+                guard endpoint.local == nil else { throw Errno.invalidArgument }
+            }
+            if on { state.endpoints[fd]?.options.insert(option) } else { state.endpoints[fd]?.options.remove(option) }
+        }
+    }
+
+    /// Adds a listening TCP socket at `address` without recording calls (port 0: an ephemeral
+    /// one); its descriptor. `boundEndpoint` tells the port it got.
+    @discardableResult
+    public func addListeningIPSocket(_ address: IPEndpoint) -> Int32 {
+        state.withLock { state in
+            var endpoint = Endpoint(kind: .socket, nonblocking: true)
+            endpoint.family = address.family
+            endpoint.local = address.port == 0 ? IPEndpoint(address: address.address, port: Self.ephemeralPort(in: &state)) : address
+            endpoint.listening = true
+            return Self.newEndpoint(endpoint, in: &state)
+        }
+    }
+
+    /// The endpoint an IP socket is bound to (not recorded).
+    public func boundEndpoint(_ fd: Int32) -> IPEndpoint? { state.withLock { $0.endpoints[fd]?.local } }
+
+    /// Connects a test's client to a TCP listener without recording a call; its descriptor, or
+    /// `ECONNREFUSED` when nothing listens there.
+    public func connectIPClient(to address: IPEndpoint) throws(Errno) -> Int32 {
+        try state.withLock { (state) throws(Errno) -> Int32 in
+            var endpoint = Endpoint(kind: .socket, nonblocking: false)
+            endpoint.family = address.family
+            let fd = Self.newEndpoint(endpoint, in: &state)
+            do throws(Errno) {
+                try Self.connectIP(fd, to: address, in: &state)
+            } catch {
+                state.endpoints[fd] = nil
+                throw error
+            }
+            return fd
+        }
+    }
+
+    /// Takes the oldest connection waiting on a test's listener (a test playing a broker
+    /// accepts what the code under test connected); nil when none waits. Not recorded.
+    public func acceptClient(_ listener: Int32) -> Int32? {
+        state.withLock { state in
+            guard let connection = state.endpoints[listener]?.backlog.first else { return nil }
+            state.endpoints[listener]?.backlog.removeFirst()
+            return connection
+        }
+    }
+
+    /// Ends a test's connection with a reset, as a crashed peer's kernel does: the other end
+    /// reads `ECONNRESET` and polls `POLLERR | POLLHUP` (not recorded).
+    public func clientReset(_ fd: Int32) {
+        state.withLock { state in
+            guard let peer = state.endpoints.removeValue(forKey: fd)?.peer else { return }
+            state.endpoints[peer]?.reset = true
+            state.endpoints[peer]?.peerGone = true
+        }
     }
 
     /// Fake `pipe2(2)`.

@@ -232,6 +232,66 @@ public final class LinuxSystemCalls: SystemCalls {
         if try LinuxSystemCalls.withAddress(path, { Glibc.connect(fd, $0, $1) }) < 0 { throw Errno.current }
     }
 
+    /// `socket(2)` of an IP family.
+    public func ipSocket(family: Int32, kind: IPSocketKind, flags: Int32) throws(Errno) -> Int32 {
+        let type = kind == .stream ? Int32(SOCK_STREAM.rawValue) : Int32(SOCK_DGRAM.rawValue)
+        let fd = Glibc.socket(family, type | Int32(SOCK_CLOEXEC.rawValue) | flags, 0)
+        if fd < 0 { throw Errno.current }
+        return fd
+    }
+
+    /// `bind(2)` to an IP endpoint.
+    public func bind(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno) {
+        if endpoint.withSocketAddress({ Glibc.bind(fd, $0, $1) }) < 0 { throw Errno.current }
+    }
+
+    /// `connect(2)` to an IP endpoint.
+    public func connect(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno) {
+        if endpoint.withSocketAddress({ Glibc.connect(fd, $0, $1) }) < 0 { throw Errno.current }
+    }
+
+    /// `getsockopt(fd, SOL_SOCKET, SO_ERROR)`.
+    public func socketError(_ fd: Int32) throws(Errno) -> Errno? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        if getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) < 0 { throw Errno.current }
+        return value == 0 ? nil : Errno(rawValue: value)
+    }
+
+    /// `getsockname(2)`.
+    public func localEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint {
+        try LinuxSystemCalls.endpoint { Glibc.getsockname(fd, $0, $1) }
+    }
+
+    /// `getpeername(2)`.
+    public func peerEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint {
+        try LinuxSystemCalls.endpoint { Glibc.getpeername(fd, $0, $1) }
+    }
+
+    /// The endpoint a `getsockname`-like call writes; `EAFNOSUPPORT` for a non-IP socket.
+    static func endpoint(_ call: (UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) throws(Errno) -> IPEndpoint {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, &length) }
+        }
+        if result < 0 { throw Errno.current }
+        guard let endpoint = IPEndpoint(storage) else { throw Errno(rawValue: EAFNOSUPPORT) }
+        return endpoint
+    }
+
+    /// `setsockopt(2)` of an `int` option.
+    public func setSocketOption(_ fd: Int32, _ option: SocketOption, _ on: Bool) throws(Errno) {
+        let (level, name): (Int32, Int32)
+        switch option {
+        case .reuseAddress: (level, name) = (SOL_SOCKET, SO_REUSEADDR)
+        case .noDelay: (level, name) = (Int32(IPPROTO_TCP), TCP_NODELAY)
+        case .ipv6Only: (level, name) = (Int32(IPPROTO_IPV6), IPV6_V6ONLY)
+        }
+        var value: Int32 = on ? 1 : 0
+        if setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) < 0 { throw Errno.current }
+    }
+
     /// `poll(2)`.
     public func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int {
         let ready = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }

@@ -113,6 +113,42 @@ public final class RetryingSystemCalls: SystemCalls {
     public func accept(_ fd: Int32, flags: Int32) throws(Errno) -> Int32 {
         try retrying { () throws(Errno) in try base.accept(fd, flags: flags) }
     }
+    /// `socket(2)` of an IP family, retried on `EINTR` like every call that does not go on in
+    /// the kernel after a signal.
+    public func ipSocket(family: Int32, kind: IPSocketKind, flags: Int32) throws(Errno) -> Int32 {
+        try retrying { () throws(Errno) in try base.ipSocket(family: family, kind: kind, flags: flags) }
+    }
+    /// `bind(2)` to an IP endpoint, retried on `EINTR`.
+    public func bind(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno) {
+        try retrying { () throws(Errno) in try base.bind(fd, to: endpoint) }
+    }
+    /// `connect(2)` to an IP endpoint, never retried: an interrupted TCP connect goes on in the
+    /// kernel (__inet_stream_connect in net/ipv4/af_inet.c leaves the socket in SYN_SENT and
+    /// returns the signal's error), and connecting again would be `EALREADY`. So `EINTR` becomes
+    /// `EINPROGRESS`: wait for `POLLOUT`, then read `socketError`, as for a non-blocking connect.
+    public func connect(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno) {
+        do {
+            try base.connect(fd, to: endpoint)
+        } catch where error == .interrupted {
+            throw Errno(rawValue: EINPROGRESS)
+        }
+    }
+    /// `getsockopt(SO_ERROR)`, retried on `EINTR`.
+    public func socketError(_ fd: Int32) throws(Errno) -> Errno? {
+        try retrying { () throws(Errno) in try base.socketError(fd) }
+    }
+    /// `getsockname(2)`, retried on `EINTR`.
+    public func localEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint {
+        try retrying { () throws(Errno) in try base.localEndpoint(fd) }
+    }
+    /// `getpeername(2)`, retried on `EINTR`.
+    public func peerEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint {
+        try retrying { () throws(Errno) in try base.peerEndpoint(fd) }
+    }
+    /// `setsockopt(2)`, retried on `EINTR`.
+    public func setSocketOption(_ fd: Int32, _ option: SocketOption, _ on: Bool) throws(Errno) {
+        try retrying { () throws(Errno) in try base.setSocketOption(fd, option, on) }
+    }
     /// `connect(2)`, retried on `EINTR`. For a Unix stream socket an interrupted connect has not
     /// connected (unix_stream_connect in net/unix/af_unix.c returns before linking the peers when
     /// its wait for backlog room is interrupted), so connecting again is safe.

@@ -53,6 +53,23 @@ public protocol SystemCalls: AnyObject, Sendable {
     func accept(_ fd: Int32, flags: Int32) throws(Errno) -> Int32
     /// `connect(2)` of a Unix socket to `path`.
     func connect(_ fd: Int32, path: String) throws(Errno)
+    /// `socket(AF_INET or AF_INET6, SOCK_STREAM or SOCK_DGRAM | SOCK_CLOEXEC | flags, 0)`;
+    /// `flags` may add `SOCK_NONBLOCK`.
+    func ipSocket(family: Int32, kind: IPSocketKind, flags: Int32) throws(Errno) -> Int32
+    /// `bind(2)` of an IP socket to `endpoint` (port 0: any free port, see `localEndpoint`).
+    func bind(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno)
+    /// `connect(2)` of an IP socket. On a non-blocking TCP socket it throws `EINPROGRESS` and
+    /// the connection completes later: `poll` reports `POLLOUT`, then `socketError` says how it
+    /// went (connect(2)).
+    func connect(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno)
+    /// `getsockopt(SO_ERROR)`: the socket's pending error, cleared by reading it; nil for none.
+    func socketError(_ fd: Int32) throws(Errno) -> Errno?
+    /// `getsockname(2)` of an IP socket: the address and port it is bound to.
+    func localEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint
+    /// `getpeername(2)` of a connected IP socket.
+    func peerEndpoint(_ fd: Int32) throws(Errno) -> IPEndpoint
+    /// `setsockopt(2)` of an on/off option.
+    func setSocketOption(_ fd: Int32, _ option: SocketOption, _ on: Bool) throws(Errno)
     /// `poll(2)`: fills each entry's `revents`; how many entries have any. `timeout` in
     /// milliseconds, -1 waits for ever.
     func poll(_ fds: inout [pollfd], timeout: Int32) throws(Errno) -> Int

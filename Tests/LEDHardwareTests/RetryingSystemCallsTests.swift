@@ -51,6 +51,15 @@ import Testing
             guard let client = try fake?.connectClient(to: "/listening") else { return }
             _ = try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try seam.send(client, raw) } }.get()
         case .unixSocket: _ = try seam.unixSocket(flags: O_NONBLOCK)
+        case .ipSocket: _ = try seam.ipSocket(family: AF_INET, kind: .stream, flags: O_NONBLOCK)
+        case .socketError: _ = try seam.socketError(try seam.ipSocket(family: AF_INET, kind: .stream, flags: 0))
+        case .localEndpoint: _ = try seam.localEndpoint(try seam.ipSocket(family: AF_INET, kind: .stream, flags: 0))
+        case .peerEndpoint:
+            let tcpListener = fake?.addListeningIPSocket(.loopback(port: 0)) ?? -1
+            let client = try seam.ipSocket(family: AF_INET, kind: .stream, flags: 0)
+            try seam.connect(client, to: fake?.boundEndpoint(tcpListener) ?? .loopback(port: 1))
+            _ = try seam.peerEndpoint(client)
+        case .setSocketOption: try seam.setSocketOption(try seam.ipSocket(family: AF_INET, kind: .stream, flags: 0), .reuseAddress, true)
         case .bind: try seam.bind(try seam.unixSocket(flags: 0), path: "/new.sock")
         case .listen:
             let fd = try seam.unixSocket(flags: 0)
