@@ -123,6 +123,11 @@ let package = Package(
         // LEDRingApp for its command-line table: the tests loop over every verb and option it has.
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDRingApp", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
+        // ledring's own name lookup (/etc/hosts, resolv.conf, DNS and one-shot multicast DNS
+        // queries), sans-IO: the static Pi binaries cannot use glibc's NSS, and a lookup must not
+        // stop the daemon's poll loop the way getaddrinfo(3) would.
+        .target(name: "LEDDNS", dependencies: ["LEDSystem"]),
+        .testTarget(name: "LEDDNSTests", dependencies: ["LEDDNS", "LEDSystem", "LEDRingNetTesting"]),
         .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]

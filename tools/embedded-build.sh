@@ -131,16 +131,14 @@ for arch in "${arches[@]}"; do
         cflags+=(-D_FILE_OFFSET_BITS=64)
     fi
 
-    objects=()
-    for module in "${modules[@]}"; do
-        defines=()
+    # Compiles one module into $out/obj (its object and its .swiftmodule for the modules above).
+    compile_module() {
+        local module=$1 defines=() library=(-parse-as-library) sources=() file
         # The libgpiod API of the header this architecture links against, as the package defines it.
         [ "$module" = LEDHardware ] && defines=(-D"$gpiod")
-        library=(-parse-as-library)
         [ "$module" = ledring ] && library=()   # main.swift: top-level code
         # swiftc leaves an existing object alone in some reruns; removed first, a stale one can never be linked.
         rm -f "$out/obj/$module.o"
-        sources=()
         while IFS= read -r file; do sources+=("$file"); done < <(find "$repo/Sources/$module" -name '*.swift' | sort)
         # One section per function: every module's object carries (weak) copies of the code it uses
         # from the modules below, which --gc-sections can drop only function by function.
@@ -153,8 +151,16 @@ for arch in "${arches[@]}"; do
             cat "$out/obj/$module.log" >&2
             fail "$module does not compile in Embedded Swift for $target"
         fi
+    }
+    objects=()
+    for module in "${modules[@]}"; do
+        compile_module "$module"
         objects+=("$out/obj/$module.o")
     done
+    # The network cores that `ledring` does not link yet (issue 26 puts MQTT and HTTP on the
+    # daemon's poll loop through them): compiled for every target all the same, so nothing that
+    # Embedded Swift lacks creeps into them before they are used.
+    for module in LEDDNS; do compile_module "$module"; done
     "$cc" "${cflags[@]}" -Os -c -o "$out/obj/runtime.o" "$repo/tools/embedded/runtime.c"
     # --icf=all folds the identical copies that remain.
     "$cc" "${cflags[@]}" -static -no-pie -B"$usr/bin" -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all \
