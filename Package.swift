@@ -80,6 +80,7 @@ let package = Package(
         .library(name: "LEDRingTesting", targets: ["LEDRingTesting"]),
         .library(name: "LEDRingTestSupport", targets: ["LEDRingTestSupport"]),
         .library(name: "LEDRingNet", targets: ["LEDRingNet"]),
+        .library(name: "LEDMQTT", targets: ["LEDMQTT"]),
     ],
     targets: [
         // libm for the pure targets without a platform module, so they also build in Embedded Swift.
@@ -123,6 +124,13 @@ let package = Package(
         // LEDRingApp for its command-line table: the tests loop over every verb and option it has.
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDRingApp", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
         .target(name: "LEDRingNet", dependencies: netDependencies, swiftSettings: netSettings),
+        // ledring's own MQTT 3.1.1 client: a sans-IO codec and session (bytes in, bytes out,
+        // deadlines), no Foundation and no platform module, so the full build and the Embedded
+        // Pi binaries share one implementation (Debian ships no static libmosquitto).
+        .target(name: "LEDMQTT"),
+        // The codec's golden bytes and the session's clock rules, then a poll(2) driver in the
+        // test target against the real Mosquitto broker of LEDRingNetTesting.
+        .testTarget(name: "LEDMQTTTests", dependencies: ["LEDMQTT", "LEDRingNetTesting"]),
         .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
