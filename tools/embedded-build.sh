@@ -160,7 +160,7 @@ for arch in "${arches[@]}"; do
     # The network cores that `ledring` does not link yet (issue 26 puts MQTT and HTTP on the
     # daemon's poll loop through them): compiled for every target all the same, so nothing that
     # Embedded Swift lacks creeps into them before they are used.
-    for module in LEDDNS; do compile_module "$module"; done
+    for module in LEDDNS LEDMQTT; do compile_module "$module"; done
     "$cc" "${cflags[@]}" -Os -c -o "$out/obj/runtime.o" "$repo/tools/embedded/runtime.c"
     # --icf=all folds the identical copies that remain.
     "$cc" "${cflags[@]}" -static -no-pie -B"$usr/bin" -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all \

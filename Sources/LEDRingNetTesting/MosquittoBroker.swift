@@ -120,6 +120,16 @@ public final class MosquittoBroker {
         throw LoopbackError(description: "mosquitto did not listen on port \(port) within 10 s")
     }
 
+    /// The running broker's process id, nil while it is stopped.
+    public var pid: pid_t? { process?.pid }
+
+    /// Sends `signal` to the running broker: SIGSTOP stalls it (its sockets stay open and the
+    /// kernel still accepts bytes, but nothing is answered, as a hung broker would), SIGCONT
+    /// resumes it.
+    public func send(_ signal: Int32) {
+        process?.send(signal)
+    }
+
     /// Kills the broker hard (SIGKILL, as a crash or power cut would) and waits for it to exit.
     public func kill() {
         guard let p = process else { return }
