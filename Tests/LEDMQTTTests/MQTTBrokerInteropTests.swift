@@ -145,7 +145,11 @@ struct MQTTBrokerInteropTests {
         let attempts = client.socketOpened.filter { $0 > lostAt - 0.1 }
         let gaps = zip(attempts, attempts.dropFirst()).map { $1 - $0 }
         #expect(attempts.count >= 3, "attempts after the loss: \(attempts.map { $0 - lostAt })")
-        for (shorter, longer) in zip(gaps, gaps.dropFirst()) { #expect(longer > shorter * 1.5, "gaps \(gaps)") }
+        // Each wait at least the doubled delay (0.2, 0.4, 0.8 s …): lower bounds only, which a
+        // loaded machine cannot break (it can only make a wait longer).
+        for (index, gap) in gaps.enumerated() {
+            #expect(gap >= min(0.2 * Double(1 << index), 1.6) - 0.02, "gaps \(gaps)")
+        }
         #expect(try broker.retained("t/restart") == "resent")
     }
 
@@ -185,8 +189,9 @@ struct MQTTBrokerInteropTests {
         #expect(runLoop([client], within: 6) { !client.losses.isEmpty })
         let loss = try #require(client.losses.first)
         #expect(loss.reason == .pingTimeout(milliseconds: 1000))
-        // At most keepAlive until the PINGREQ, then the ping timeout (plus scheduling slack).
-        #expect(loss.time - stalled > 0.99 && loss.time - stalled < 2.6, "lost \(loss.time - stalled) s after the stall")
+        // At most keepAlive until the PINGREQ, then the ping timeout (plus slack for a loaded machine;
+        // a TCP timeout would take minutes).
+        #expect(loss.time - stalled > 0.99 && loss.time - stalled < 4, "lost \(loss.time - stalled) s after the stall")
         let ping = client.written.last { $0.packet == .pingreq }
         #expect(ping.map { loss.time - $0.time } ?? 0 >= 0.999)
         broker.send(SIGCONT)
