@@ -129,12 +129,14 @@ let package = Package(
         .target(name: "LEDDNS", dependencies: ["LEDSystem"]),
         .testTarget(name: "LEDDNSTests", dependencies: ["LEDDNS", "LEDSystem", "LEDRingNetTesting"]),
         // ledring's own MQTT 3.1.1 client: a sans-IO codec and session (bytes in, bytes out,
-        // deadlines), no Foundation and no platform module, so the full build and the Embedded
-        // Pi binaries share one implementation (Debian ships no static libmosquitto).
-        .target(name: "LEDMQTT"),
-        // The codec's golden bytes and the session's clock rules, then a poll(2) driver in the
-        // test target against the real Mosquitto broker of LEDRingNetTesting.
-        .testTarget(name: "LEDMQTTTests", dependencies: ["LEDMQTT", "LEDRingNetTesting"]),
+        // deadlines) and MQTTLink, which drives one on a TCP socket through the LEDSystem seam
+        // as a descriptor of the daemon's poll loop; no Foundation, so the full build and the
+        // Embedded Pi binaries share one implementation (Debian ships no static libmosquitto).
+        .target(name: "LEDMQTT", dependencies: ["LEDSystem"]),
+        // The codec's golden bytes and the session's clock rules; MQTTLink against the fake
+        // kernel's TCP (LEDRingTesting) and, over the real system calls, against the real
+        // Mosquitto broker of LEDRingNetTesting.
+        .testTarget(name: "LEDMQTTTests", dependencies: ["LEDMQTT", "LEDSystem", "LEDRingTesting", "LEDRingNetTesting"]),
         .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]

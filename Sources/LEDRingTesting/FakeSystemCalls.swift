@@ -765,6 +765,14 @@ public final class FakeSystemCalls: SystemCalls {
         }
     }
 
+    /// The bytes that reached a test's client so far, taken out of its buffer (not recorded).
+    public func clientReceiveBytes(_ fd: Int32) -> [UInt8] {
+        state.withLock { state in
+            defer { state.endpoints[fd]?.incoming = [] }
+            return state.endpoints[fd]?.incoming ?? []
+        }
+    }
+
     /// Whether the server closed a test's client's connection.
     public func clientIsClosedByPeer(_ fd: Int32) -> Bool {
         state.withLock { $0.endpoints[fd]?.peerGone ?? true }
