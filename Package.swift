@@ -127,7 +127,7 @@ let package = Package(
         // queries), sans-IO: the static Pi binaries cannot use glibc's NSS, and a lookup must not
         // stop the daemon's poll loop the way getaddrinfo(3) would.
         .target(name: "LEDDNS", dependencies: ["LEDSystem"]),
-        .testTarget(name: "LEDDNSTests", dependencies: ["LEDDNS", "LEDSystem", "LEDRingNetTesting"]),
+        .testTarget(name: "LEDDNSTests", dependencies: ["LEDDNS", "LEDSystem", "LEDRingTesting", "LEDRingNetTesting"]),
         // ledring's own MQTT 3.1.1 client: a sans-IO codec and session (bytes in, bytes out,
         // deadlines) and MQTTLink, which drives one on a TCP socket through the LEDSystem seam
         // as a descriptor of the daemon's poll loop; no Foundation, so the full build and the

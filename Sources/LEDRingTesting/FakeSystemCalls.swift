@@ -41,6 +41,10 @@ public final class FakeSystemCalls: SystemCalls {
         case unixSocket
         /// `socket(2)` of an IP family.
         case ipSocket
+        /// `sendto(2)` of a datagram.
+        case sendDatagram
+        /// `recvfrom(2)` of a datagram.
+        case receiveDatagram
         /// `getsockopt(SO_ERROR)`.
         case socketError
         /// `getsockname(2)`.
@@ -123,6 +127,10 @@ public final class FakeSystemCalls: SystemCalls {
         case bindIP(fd: Int32, endpoint: IPEndpoint)
         /// `connect(fd, endpoint)` of an IP socket (fails as `.connect`).
         case connectIP(fd: Int32, endpoint: IPEndpoint)
+        /// `sendto(fd, bytes, endpoint)` of a datagram.
+        case sendDatagram(fd: Int32, bytes: [UInt8], to: IPEndpoint)
+        /// `recvfrom(fd)` with the room offered.
+        case receiveDatagram(fd: Int32, count: Int)
         /// `getsockopt(fd, SO_ERROR)`.
         case socketError(fd: Int32)
         /// `getsockname(fd)`.
@@ -182,6 +190,8 @@ public final class FakeSystemCalls: SystemCalls {
             case .bind, .bindIP: return .bind
             case .ipSocket: return .ipSocket
             case .connectIP: return .connect
+            case .sendDatagram: return .sendDatagram
+            case .receiveDatagram: return .receiveDatagram
             case .socketError: return .socketError
             case .localEndpoint: return .localEndpoint
             case .peerEndpoint: return .peerEndpoint
@@ -245,6 +255,15 @@ public final class FakeSystemCalls: SystemCalls {
         var connecting = false
         /// The options set on it that are on.
         var options: Set<SocketOption> = []
+        /// A UDP socket (`SOCK_DGRAM`), and the datagrams that reached it, oldest first.
+        var datagram = false
+        var datagrams: [FakeDatagram] = []
+    }
+
+    /// A datagram that reached a fake UDP socket.
+    public struct FakeDatagram: Hashable, Sendable {
+        public var bytes: [UInt8]
+        public var from: IPEndpoint
     }
 
     private struct SPIState {
@@ -469,7 +488,8 @@ public final class FakeSystemCalls: SystemCalls {
         case .close(let fd), .write(let fd, _), .pwrite(let fd, _, _), .spiIoctl(let fd, _, _), .gpioChipInfo(let fd),
              .fsync(let fd), .read(let fd, _), .send(let fd, _), .bind(let fd, _), .listen(let fd), .accept(let fd, _),
              .connect(let fd, _), .fstat(let fd), .bindIP(let fd, _), .connectIP(let fd, _), .socketError(let fd),
-             .localEndpoint(let fd), .peerEndpoint(let fd), .setSocketOption(let fd, _, _):
+             .localEndpoint(let fd), .peerEndpoint(let fd), .setSocketOption(let fd, _, _), .sendDatagram(let fd, _, _),
+             .receiveDatagram(let fd, _):
             return fd
         default:
             return nil
@@ -985,6 +1005,9 @@ public final class FakeSystemCalls: SystemCalls {
         if !endpoint.incoming.isEmpty { events |= Int16(POLLIN) }
         let peerRoom = endpoint.peer.flatMap { state.endpoints[$0] }.map { state.socketCapacity - $0.incoming.count } ?? 0
         switch endpoint.kind {
+        case .socket where endpoint.datagram:
+            // udp_poll: readable with a datagram queued; writable while the send buffer has room.
+            return (endpoint.datagrams.isEmpty ? 0 : Int16(POLLIN)) | Int16(POLLOUT)
         case .socket:
             // A refused TCP connect (tcp_poll in net/ipv4/tcp.c: state CLOSE is POLLHUP, sk_err
             // POLLERR, the receive side shut POLLIN, and POLLOUT too, as TCPSemanticsTests sees
@@ -1004,14 +1027,14 @@ public final class FakeSystemCalls: SystemCalls {
 
     // MARK: - IP sockets (TCP on the loopback; every listener is on this host)
 
-    /// Fake `socket(2)` of `AF_INET`/`AF_INET6`. Only TCP is modelled: a datagram socket is
-    /// `EPROTONOSUPPORT` here until something in ledring sends datagrams.
+    /// Fake `socket(2)` of `AF_INET`/`AF_INET6`: TCP on the loopback, and UDP datagrams
+    /// between the fake's own sockets (a test's name server).
     public func ipSocket(family: Int32, kind: IPSocketKind, flags: Int32) throws(Errno) -> Int32 {
         try state.withLock { (state) throws(Errno) -> Int32 in
             try begin(.ipSocket(family: family, kind: kind, flags: flags), path: nil, in: &state)
             guard family == AF_INET || family == AF_INET6 else { throw Errno(rawValue: EAFNOSUPPORT) }
-            guard kind == .stream else { throw Errno(rawValue: EPROTONOSUPPORT) }
             var endpoint = Endpoint(kind: .socket, nonblocking: flags & O_NONBLOCK != 0)
+            endpoint.datagram = kind == .datagram
             endpoint.family = family
             return Self.newEndpoint(endpoint, in: &state)
         }
@@ -1063,7 +1086,9 @@ public final class FakeSystemCalls: SystemCalls {
                 chosen = IPEndpoint(address: address.address, port: Self.ephemeralPort(in: &state))!
             } else {
                 for other in state.endpoints.values {
-                    guard let local = other.local, other.remote == nil, local.port == address.port else { continue }
+                    // TCP and UDP ports are apart (each protocol has its own hash table of binds).
+                    guard let local = other.local, other.remote == nil, local.port == address.port,
+                          other.datagram == endpoint.datagram else { continue }
                     if Self.covers(local, options: other.options, address)
                         || Self.covers(address, options: endpoint.options, local) {
                         throw Errno(rawValue: EADDRINUSE)
@@ -1088,6 +1113,8 @@ public final class FakeSystemCalls: SystemCalls {
 
     private static func connectIP(_ fd: Int32, to address: IPEndpoint, in state: inout State) throws(Errno) {
         var endpoint = try ipEndpoint(fd, for: address, in: state)
+        // Not modelled (ledring's lookups send with sendto): say so rather than act as TCP.
+        if endpoint.datagram { throw Errno(rawValue: EOPNOTSUPP) }
         // __inet_stream_connect: a socket still SS_CONNECTING whose handshake is done becomes
         // SS_CONNECTED on the next connect, which returns 0; after that it is EISCONN.
         if endpoint.connecting && endpoint.peer != nil {
@@ -1102,7 +1129,7 @@ public final class FakeSystemCalls: SystemCalls {
         }
         endpoint.remote = address
         let listener = state.endpoints.first { _, other in
-            other.listening && other.local.map { covers($0, options: other.options, address) } == true
+            other.listening && !other.datagram && other.local.map { covers($0, options: other.options, address) } == true
         }?.key
         guard let listener else {
             endpoint.refused = true
@@ -1120,6 +1147,88 @@ public final class FakeSystemCalls: SystemCalls {
         endpoint.connecting = endpoint.nonblocking
         state.endpoints[fd] = endpoint
         if endpoint.nonblocking { throw Errno(rawValue: EINPROGRESS) }
+    }
+
+    /// Fake `sendto(2)` of a datagram (udp_sendmsg): an unbound socket is bound to an ephemeral
+    /// port first (inet_autobind); the datagram goes to the fake's UDP socket bound to the
+    /// destination (or its wildcard). With none there it is lost, as on Linux, where the ICMP
+    /// port-unreachable reaches only a connected socket (udp(7)). Over 65,507 bytes is
+    /// `EMSGSIZE`; the other family's address, as for connect.
+    public func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to address: IPEndpoint) throws(Errno) -> Int {
+        let offered = Array(bytes)
+        return try state.withLock { (state) throws(Errno) -> Int in
+            try begin(.sendDatagram(fd: fd, bytes: offered, to: address), path: nil, in: &state)
+            let endpoint = try Self.ipEndpoint(fd, for: address, in: state)
+            guard endpoint.datagram else { throw Errno(rawValue: EOPNOTSUPP) }
+            guard offered.count <= 65_507 else { throw Errno.messageTooLong }
+            var source = endpoint.local ?? IPEndpoint(address: Array(repeating: 0, count: endpoint.family == AF_INET ? 4 : 16), port: 0)!
+            if endpoint.local == nil {
+                source = IPEndpoint(address: source.address, port: Self.ephemeralPort(in: &state))!
+                state.endpoints[fd]?.local = source
+            }
+            // What the receiver sees as the source: the loopback for a wildcard bind.
+            if source.isWildcard {
+                let loopback: [UInt8] = endpoint.family == AF_INET ? [127, 0, 0, 1] : Array(repeating: 0, count: 15) + [1]
+                source = IPEndpoint(address: loopback, port: source.port)!
+            }
+            let receiver = state.endpoints.first { key, other in
+                key != fd && other.datagram && other.local.map { Self.covers($0, options: other.options, address) } == true
+            }?.key
+            if let receiver { state.endpoints[receiver]?.datagrams.append(FakeDatagram(bytes: offered, from: source)) }
+            return offered.count
+        }
+    }
+
+    /// Fake `recvfrom(2)`: the oldest datagram, cut to the buffer (the rest discarded, as
+    /// udp_recvmsg does without MSG_TRUNC), with its source; `EAGAIN` when none waits on a
+    /// non-blocking socket (a blocking one would wait for ever, so that is `EAGAIN` too here).
+    public func receiveDatagram(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> (count: Int, from: IPEndpoint) {
+        let datagram = try state.withLock { (state) throws(Errno) -> FakeDatagram in
+            try begin(.receiveDatagram(fd: fd, count: buffer.count), path: nil, in: &state)
+            let endpoint = try Self.ipEndpoint(fd, for: nil, in: state)
+            guard endpoint.datagram else { throw Errno(rawValue: EOPNOTSUPP) }
+            guard let first = endpoint.datagrams.first else { throw Errno(rawValue: EAGAIN) }
+            state.endpoints[fd]?.datagrams.removeFirst()
+            return first
+        }
+        let count = min(datagram.bytes.count, buffer.count)
+        buffer.copyBytes(from: datagram.bytes.prefix(count))
+        return (count, datagram.from)
+    }
+
+    /// A test's UDP socket bound to `address` (a name server, a multicast DNS responder), not
+    /// recorded; read it with `peerDatagrams`, answer with `peerSend`.
+    @discardableResult
+    public func addDatagramSocket(_ address: IPEndpoint) -> Int32 {
+        state.withLock { state in
+            var endpoint = Endpoint(kind: .socket, nonblocking: true)
+            endpoint.family = address.family
+            endpoint.datagram = true
+            endpoint.local = address
+            return Self.newEndpoint(endpoint, in: &state)
+        }
+    }
+
+    /// The datagrams that reached a test's UDP socket, taken out (not recorded).
+    public func peerDatagrams(_ fd: Int32) -> [FakeDatagram] {
+        state.withLock { state in
+            defer { state.endpoints[fd]?.datagrams = [] }
+            return state.endpoints[fd]?.datagrams ?? []
+        }
+    }
+
+    /// Sends a datagram from a test's UDP socket (not recorded); false when no socket is
+    /// bound to `address` (the datagram is lost).
+    @discardableResult
+    public func peerSend(_ fd: Int32, _ bytes: [UInt8], to address: IPEndpoint) -> Bool {
+        state.withLock { state in
+            guard let source = state.endpoints[fd]?.local else { return false }
+            guard let receiver = state.endpoints.first(where: { key, other in
+                key != fd && other.datagram && other.local.map { Self.covers($0, options: other.options, address) } == true
+            })?.key else { return false }
+            state.endpoints[receiver]?.datagrams.append(FakeDatagram(bytes: bytes, from: source))
+            return true
+        }
     }
 
     /// Fake `getsockopt(SO_ERROR)`: the pending error, once.

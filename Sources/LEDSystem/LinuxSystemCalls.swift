@@ -250,6 +250,23 @@ public final class LinuxSystemCalls: SystemCalls {
         if endpoint.withSocketAddress({ Glibc.connect(fd, $0, $1) }) < 0 { throw Errno.current }
     }
 
+    /// `sendto(2)` of one datagram.
+    public func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to endpoint: IPEndpoint) throws(Errno) -> Int {
+        let sent = endpoint.withSocketAddress { Glibc.sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+        if sent < 0 { throw Errno.current }
+        return sent
+    }
+
+    /// `recvfrom(2)` of one datagram; `EAFNOSUPPORT` if its source is not an IP address.
+    public func receiveDatagram(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> (count: Int, from: IPEndpoint) {
+        var count = 0
+        let source = try LinuxSystemCalls.endpoint { address, length in
+            count = Glibc.recvfrom(fd, buffer.baseAddress, buffer.count, 0, address, length)
+            return count < 0 ? -1 : 0
+        }
+        return (count, source)
+    }
+
     /// `getsockopt(fd, SOL_SOCKET, SO_ERROR)`.
     public func socketError(_ fd: Int32) throws(Errno) -> Errno? {
         var value: Int32 = 0

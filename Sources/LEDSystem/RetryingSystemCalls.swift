@@ -133,6 +133,14 @@ public final class RetryingSystemCalls: SystemCalls {
             throw Errno(rawValue: EINPROGRESS)
         }
     }
+    /// `sendto(2)`, retried on `EINTR` (nothing was sent).
+    public func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to endpoint: IPEndpoint) throws(Errno) -> Int {
+        try retrying { () throws(Errno) in try base.sendDatagram(fd, bytes, to: endpoint) }
+    }
+    /// `recvfrom(2)`, retried on `EINTR` (nothing was taken).
+    public func receiveDatagram(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> (count: Int, from: IPEndpoint) {
+        try retrying { () throws(Errno) in try base.receiveDatagram(fd, into: buffer) }
+    }
     /// `getsockopt(SO_ERROR)`, retried on `EINTR`.
     public func socketError(_ fd: Int32) throws(Errno) -> Errno? {
         try retrying { () throws(Errno) in try base.socketError(fd) }

@@ -62,6 +62,13 @@ public protocol SystemCalls: AnyObject, Sendable {
     /// the connection completes later: `poll` reports `POLLOUT`, then `socketError` says how it
     /// went (connect(2)).
     func connect(_ fd: Int32, to endpoint: IPEndpoint) throws(Errno)
+    /// `sendto(2)` of one datagram on a UDP socket (bound to a free port on its first send,
+    /// udp(7)); how many bytes went, all of them or an error.
+    func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to endpoint: IPEndpoint) throws(Errno) -> Int
+    /// `recvfrom(2)` of one datagram on a UDP socket: its length as received (a datagram longer
+    /// than `buffer` is cut to it and the rest discarded, recv(2)) and who sent it. `EAGAIN` on a
+    /// non-blocking socket with none waiting.
+    func receiveDatagram(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> (count: Int, from: IPEndpoint)
     /// `getsockopt(SO_ERROR)`: the socket's pending error, cleared by reading it; nil for none.
     func socketError(_ fd: Int32) throws(Errno) -> Errno?
     /// `getsockname(2)` of an IP socket: the address and port it is bound to.

@@ -5,7 +5,7 @@ import LEDRingNetTesting
 import LEDSystem
 import Testing
 
-/// HostLookup against a real name server: Debian's dnsmasq on a loopback port, serving a hosts
+/// NameResolver (HostLookup on the real UDP system calls) against a real name server: Debian's dnsmasq on a loopback port, serving a hosts
 /// file, an alias and a name with only an IPv6 address, and refusing others (`--local=/lan/`).
 /// CI installs dnsmasq-base; elsewhere the test is skipped when dnsmasq is missing.
 @Suite(.serialized) struct DnsmasqInteropTests {
@@ -23,37 +23,20 @@ import Testing
         return try #require(IPEndpoint(storage)).port
     }
 
-    /// Runs `lookup` to its end over a real UDP socket with poll, as the daemon's loop will.
-    static func run(_ lookup: inout HostLookup, clock: ContinuousClock.Instant) throws -> HostLookup.Outcome {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
+    /// Runs the product's `NameResolver` to its end over the real system calls, in a poll(2)
+    /// loop as the daemon's.
+    static func run(_ resolver: NameResolver, clock: ContinuousClock.Instant) throws -> HostLookup.Outcome {
+        let system = RetryingSystemCalls(LinuxSystemCalls())
         func now() -> Double { let d = ContinuousClock.now - clock; return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-        while lookup.outcome == nil {
-            for datagram in lookup.takeDatagrams() {
-                let sent = datagram.bytes.withUnsafeBytes { bytes in
-                    datagram.to.withSocketAddress { sendto(fd, bytes.baseAddress, bytes.count, 0, $0, $1) }
-                }
-                try #require(sent == datagram.bytes.count)
-            }
-            guard let deadline = lookup.deadline else { break }
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 1, Int32(max(0, (deadline - now()) * 1000)))
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                var buffer = [UInt8](repeating: 0, count: 1500)
-                var storage = sockaddr_storage()
-                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-                let count = buffer.withUnsafeMutableBytes { raw in
-                    withUnsafeMutablePointer(to: &storage) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, raw.baseAddress, raw.count, 0, $0, &length) }
-                    }
-                }
-                if count > 0, let source = IPEndpoint(storage) { lookup.receive(Array(buffer.prefix(count)), from: source, now: now()) }
-            } else {
-                lookup.expire(now: now())
-            }
+        while resolver.outcome == nil {
+            let deadline = try #require(resolver.nextDeadline)
+            var fds = resolver.pollRequests
+            _ = try system.poll(&fds, timeout: Int32(max(0, (deadline - now()) * 1000).rounded(.up)))
+            for entry in fds { resolver.handle(entry.fd, revents: entry.revents, now: now()) }
+            resolver.tick(now: now())
         }
-        return try #require(lookup.outcome)
+        #expect(resolver.pollRequests.isEmpty, "the sockets are closed once the lookup ends")
+        return try #require(resolver.outcome)
     }
 
     @Test func namesAliasesIPv6OnlyAndMissingNamesFromDnsmasq() throws {
@@ -80,15 +63,16 @@ import Testing
         }
         var configuration = ResolverConfiguration(parsing: "search lan\nnameserver 127.0.0.1\noptions timeout:1 attempts:3\n")
         configuration.port = port
-        let start = ContinuousClock.now
         // dnsmasq may take a moment to listen: the lookup's own retries cover that.
         for (name, expected) in [("broker", HostLookup.Outcome.found([IPEndpoint(numeric: "192.168.1.20", port: 1883)!])),
                                  ("alias.lan", .found([IPEndpoint(numeric: "192.168.1.20", port: 1883)!])),
                                  ("six", .found([IPEndpoint(numeric: "fd00::20", port: 1883)!])),
                                  ("nobody.lan", .failed("no such host"))] {
-            var lookup = HostLookup(name: name, port: 1883, hosts: "", configuration: configuration,
-                                    idSeed: UInt16.random(in: 0...UInt16.max), now: 0)
-            let outcome = try DnsmasqInteropTests.run(&lookup, clock: start)
+            let start = ContinuousClock.now
+            let resolver = NameResolver(name: name, port: 1883, hosts: "", configuration: configuration,
+                                        system: RetryingSystemCalls(LinuxSystemCalls()), idSeed: UInt16.random(in: 0...UInt16.max),
+                                        now: 0)
+            let outcome = try DnsmasqInteropTests.run(resolver, clock: start)
             #expect(outcome == expected, "\(name): \((try? String(contentsOfFile: directory + "/log", encoding: .utf8)) ?? "")")
         }
     }

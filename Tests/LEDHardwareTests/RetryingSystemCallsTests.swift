@@ -59,6 +59,15 @@ import Testing
             let client = try seam.ipSocket(family: AF_INET, kind: .stream, flags: 0)
             try seam.connect(client, to: fake?.boundEndpoint(tcpListener) ?? .loopback(port: 1))
             _ = try seam.peerEndpoint(client)
+        case .sendDatagram:
+            let fd = try seam.ipSocket(family: AF_INET, kind: .datagram, flags: O_NONBLOCK)
+            _ = try bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try seam.sendDatagram(fd, raw, to: .loopback(port: 53)) } }.get()
+        case .receiveDatagram:
+            let fd = try seam.ipSocket(family: AF_INET, kind: .datagram, flags: O_NONBLOCK)
+            try seam.bind(fd, to: .loopback(port: 5300))
+            if let fake { fake.peerSend(fake.addDatagramSocket(.loopback(port: 53)), bytes, to: .loopback(port: 5300)) }
+            var buffer = [UInt8](repeating: 0, count: 8)
+            _ = try buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try seam.receiveDatagram(fd, into: raw) } }.get()
         case .setSocketOption: try seam.setSocketOption(try seam.ipSocket(family: AF_INET, kind: .stream, flags: 0), .reuseAddress, true)
         case .bind: try seam.bind(try seam.unixSocket(flags: 0), path: "/new.sock")
         case .listen:
