@@ -61,7 +61,7 @@ let netSystemTargets: [Target] =
     (hasMosquitto || hasMicroHTTPD ? [.target(name: "CLibraryLoader")] : [])
     + (hasMosquitto ? [.target(name: "CMosquitto", dependencies: ["CLibraryLoader"])] : [])
     + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD", dependencies: ["CLibraryLoader"])] : [])
-let netDependencies: [Target.Dependency] = ["RingRender", "LEDJSON", "LEDRingControl", "LEDSystem"]
+let netDependencies: [Target.Dependency] = ["RingRender", "LEDJSON", "LEDRingControl", "LEDSystem", "LEDDNS", "LEDMQTT"]
     + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
 let netSettings: [SwiftSetting] =
     (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])

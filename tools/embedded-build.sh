@@ -8,8 +8,8 @@
 # embedded standard library), the C library's headers coming from Debian's cross packages through
 # the stand-in Glibc module in tools/embedded/modules; the objects are linked by Debian's cross gcc
 # against its static glibc, libm and libgpiod (libgpiod-dev for that architecture, unpacked from its
-# .deb, not installed). The network front ends (LEDRingNet) are not in these binaries: see
-# NetworkFrontEnds.swift and docs/install.md.
+# .deb, not installed). The network front ends (LEDRingNet) are compiled without the files that
+# need threads (see NetworkFrontEnds.swift).
 #
 # Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross
 # (and libgpiod-dev for the host). The arm64/armel libgpiod-dev .debs are fetched with
@@ -31,11 +31,10 @@ arches=("$@")
 fail() { echo "embedded-build: $*" >&2; exit 1; }
 
 # The modules of `ledring`, bottom up, from the package itself (Package.swift's targets and their
-# dependencies), without the network front ends, which these binaries do not have yet (see
-# NetworkFrontEnds.swift).
+# dependencies).
 modules=()
 while IFS= read -r module; do modules+=("$module"); done < <(
-    cd "$repo" && swift package describe --type json | python3 "$repo/tools/embedded/modules-of.py" ledring --except LEDRingNet)
+    cd "$repo" && swift package describe --type json | python3 "$repo/tools/embedded/modules-of.py" ledring)
 [ ${#modules[@]} -gt 0 ] || fail "swift package describe listed no modules for ledring"
 
 # Which libgpiod API a header declares, by the rule Package.swift uses (detectGPIODAPI): 2.x has
@@ -158,10 +157,6 @@ for arch in "${arches[@]}"; do
         compile_module "$module"
         objects+=("$out/obj/$module.o")
     done
-    # The network cores that `ledring` does not link yet (issue 26 puts MQTT and HTTP on the
-    # daemon's poll loop through them): compiled for every target all the same, so nothing that
-    # Embedded Swift lacks creeps into them before they are used.
-    for module in LEDDNS LEDMQTT; do compile_module "$module"; done
     "$cc" "${cflags[@]}" -Os -c -o "$out/obj/runtime.o" "$repo/tools/embedded/runtime.c"
     # --icf=all folds the identical copies that remain.
     "$cc" "${cflags[@]}" -static -no-pie -B"$usr/bin" -fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all \

@@ -99,6 +99,17 @@ public struct MQTTOversizedPacket: Sendable, Equatable {
         self.retain = retain
         self.packetId = packetId
     }
+
+    /// For a PUBLISH: the size of its payload, what the sender published (the whole packet less
+    /// the fixed header, the topic and the packet identifier of QoS 1 and 2; §3.3.2, §3.3.3).
+    public var payloadSize: Int? {
+        guard type == 3, let topic else { return nil }
+        // The Remaining Length takes 1 to 4 bytes, 7 bits each (§2.2.3).
+        var lengthBytes = 1
+        while lengthBytes < 4 && size - 1 - lengthBytes > (1 << (7 * lengthBytes)) - 1 { lengthBytes += 1 }
+        let identifier = (qos ?? .atMostOnce) == .atMostOnce ? 0 : 2
+        return size - 1 - lengthBytes - 2 - topic.utf8.count - identifier
+    }
 }
 
 /// One thing the decoder found in the stream.

@@ -64,7 +64,8 @@ public enum MQTTEvent: Sendable, Equatable {
     case refused(MQTTConnectReturnCode)
     /// A message on a subscribed topic (a QoS 1 one has been acknowledged).
     case message(topic: String, payload: [UInt8], retain: Bool)
-    /// A message over `maximumPacketSize` was dropped unread (a QoS 1 one acknowledged).
+    /// A message over `maximumPacketSize` was dropped unread (a QoS 1 one acknowledged); `bytes`
+    /// is its payload's size (what was published), or the packet's when that cannot be told.
     case oversized(topic: String?, bytes: Int)
     /// SUBACK: the broker's answer for each filter of the SUBSCRIBE `packetId`.
     case subscribed(packetId: UInt16, results: [MQTTSubscribeResult])
@@ -400,7 +401,7 @@ public struct MQTTSession: Sendable {
             return
         }
         if report.qos == .atLeastOnce, let id = report.packetId { queue(Self.encoded(.puback(packetId: id))) }
-        events.append(.oversized(topic: report.topic, bytes: report.size))
+        events.append(.oversized(topic: report.topic, bytes: report.payloadSize ?? report.size))
     }
 
     /// Gives up on the connection: forgets its bytes and timers, keeps the QoS 1 messages, and

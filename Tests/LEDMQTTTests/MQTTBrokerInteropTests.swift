@@ -166,9 +166,10 @@ struct MQTTBrokerInteropTests {
         #expect(runLoop(all, within: 15) { large.messages.count == 2 && small.messages.count == 1 && sender.session.inFlightCount == 0 })
         #expect(large.messages.first?.topic == "t/big" && large.messages.first?.payload == payload)
         #expect(sender.acknowledged(id))
-        // 1 + 3 (remaining length) + 2 + 5 (topic) + 2 (packet id) + 262144.
+        // The payload's size, not the packet's 262,157 (1 + 3 of remaining length + 2 + 5 of
+        // topic + 2 of packet id + 262,144).
         #expect(small.events.filter { if case .oversized = $0.event { return true } else { return false } }.map { $0.event }
-                == [.oversized(topic: "t/big", bytes: 262_157)])
+                == [.oversized(topic: "t/big", bytes: 262_144)])
         #expect(small.messages.map { $0.topic } == ["t/after"])
         // It acknowledged the message it dropped, so the broker does not send it again.
         #expect(small.written.filter { if case .puback = $0.packet { return true } else { return false } }.count == 2)

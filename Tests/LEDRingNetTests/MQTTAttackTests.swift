@@ -7,16 +7,16 @@ import Testing
 
 /// Issue 14 on MQTT: retained commands, forged log lines, a slow return after an outage. Each
 /// test runs its own broker on a loopback port; waits are bounded.
-@Suite(.serialized, .enabled(if: MQTTBridge.isAvailable, "built without libmosquitto"))
+@Suite(.serialized)
 struct MQTTAttackTests {
-    @Test func retainedCommandsAreNotReplayedOnConnect() throws {
+    @Test(arguments: BridgeKind.available) func retainedCommandsAreNotReplayedOnConnect(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         // Left on the broker by someone (or a mistaken retain flag) before the bridge connects.
         try broker.publish("ledring/test/reset", "", retain: true)
         try broker.publish("ledring/test/power", "OFF", retain: true)
         try broker.publish("ledring/test/move/set", "0.9", retain: true)
         let log = MQTTBridgeTests.Log()
-        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        let (bridge, control) = try MQTTBridgeTests.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         // A live command after them arrives and is applied; the retained ones were dropped.
         try broker.publish("ledring/test/stand/set", "0.3")
@@ -27,10 +27,10 @@ struct MQTTAttackTests {
         #expect(eventually { (try? broker.retained("ledring/test/stand/state"))?.contains(#""value":0.3"#) == true })
     }
 
-    @Test func payloadsCannotForgeLogLines() throws {
+    @Test(arguments: BridgeKind.available) func payloadsCannotForgeLogLines(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = MQTTBridgeTests.Log()
-        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        let (bridge, control) = try MQTTBridgeTests.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         try broker.publish("ledring/test/spin", "nosuch\nledring: stopping on SIGTERM")
         try broker.publish("ledring/test/move/set", String(repeating: "9", count: 10_000))
@@ -44,10 +44,10 @@ struct MQTTAttackTests {
 
     /// Issue 28: a message larger than anything the bridge reads is dropped before it is copied
     /// (a 100 MB publish peaked at 324 MB), said once, and the next command still works.
-    @Test func anOversizedMessageIsDroppedUncopiedAndSaid() throws {
+    @Test(arguments: BridgeKind.available) func anOversizedMessageIsDroppedUncopiedAndSaid(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = MQTTBridgeTests.Log()
-        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        let (bridge, control) = try MQTTBridgeTests.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledring-big-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -59,10 +59,10 @@ struct MQTTAttackTests {
         #expect(control.commands == [.set(["stand": 0.3])])
     }
 
-    @Test func jsonErrorsSayWhereNotNSCocoaErrorDomain() throws {
+    @Test(arguments: BridgeKind.available) func jsonErrorsSayWhereNotNSCocoaErrorDomain(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = MQTTBridgeTests.Log()
-        let (bridge, control) = try MQTTBridgeTests.bridge(broker, log: log)
+        let (bridge, control) = try MQTTBridgeTests.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         try broker.publish("ledring/test/move/set", "{\"value\":\n0.5,,}")
         try broker.publish("ledring/test/move/set", #"{"value":1e309}"#)
@@ -74,14 +74,13 @@ struct MQTTAttackTests {
         #expect(lines.contains { $0.contains("1e309") })
     }
 
-    @Test func aReturningBrokerIsFoundWithinSeconds() throws {
+    @Test(arguments: BridgeKind.available) func aReturningBrokerIsFoundWithinSeconds(_ kind: BridgeKind) throws {
         #expect(MQTTSettings().reconnectMax <= 5)
         let broker = try MosquittoBroker()
         var settings = MQTTBridgeTests.settings(broker)
         settings.reconnectMax = MQTTSettings().reconnectMax
         let control = try RecordingRingControl()
-        let bridge = MQTTBridge(settings: settings, control: control, log: { _ in })
-        try bridge.start()
+        let bridge = try kind.start(settings: settings, control: control, log: { _ in })
         defer { bridge.stop() }
         #expect(eventually { bridge.isConnected })
         broker.kill()

@@ -6,9 +6,9 @@ import Synchronization
 import Testing
 import LEDRingNetTesting
 
-/// The bridge against a real Mosquitto broker on a free loopback port.
-@Suite(.serialized, .enabled(if: MQTTBridge.isAvailable,
-                             "built without libmosquitto (mosquitto.h not found): `sudo apt install libmosquitto-dev` and rebuild to run these"))
+/// Both bridges (`BridgeKind`: libmosquitto's, where linked, and ledring's own client on a poll
+/// loop) against a real Mosquitto broker on a free loopback port.
+@Suite(.serialized)
 struct MQTTBridgeTests {
     /// Log lines, for checking that bad payloads are reported.
     final class Log: Sendable {
@@ -29,11 +29,11 @@ struct MQTTBridgeTests {
         return settings
     }
 
-    static func bridge(_ broker: MosquittoBroker, device: String = "test", log: Log = Log()) throws -> (MQTTBridge, RecordingRingControl) {
+    static func bridge(_ kind: BridgeKind, _ broker: MosquittoBroker, device: String = "test",
+                       log: Log = Log()) throws -> (any TestedBridge, RecordingRingControl) {
         let settings = settings(broker, device: device)
         let control = try RecordingRingControl()
-        let bridge = MQTTBridge(settings: settings, control: control, log: log.add)
-        try bridge.start()
+        let bridge = try kind.start(settings: settings, control: control, log: log.add)
         #expect(eventually { bridge.isConnected }, "the bridge did not connect to the broker on port \(broker.port)")
         return (bridge, control)
     }
@@ -42,9 +42,9 @@ struct MQTTBridgeTests {
         try #require(try JSONSerialization.jsonObject(with: Data((payload ?? "").utf8)) as? [String: Any])
     }
 
-    @Test func setViaMQTTShowsInFramesAndRetainedState() throws {
+    @Test(arguments: BridgeKind.available) func setViaMQTTShowsInFramesAndRetainedState(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
-        let (bridge, control) = try Self.bridge(broker)
+        let (bridge, control) = try Self.bridge(kind, broker)
         defer { bridge.stop() }
         let dark = try #require(control.snapshot().ring(named: "move")).leds
         try broker.publish("ledring/test/move/set", #"{"value":0.5,"duration":1,"curve":"spring"}"#)
@@ -61,10 +61,10 @@ struct MQTTBridgeTests {
         #expect(eventually { control.commands.last == .defaultReset })
     }
 
-    @Test func badPayloadsAreLoggedAndIgnored() throws {
+    @Test(arguments: BridgeKind.available) func badPayloadsAreLoggedAndIgnored(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = Log()
-        let (bridge, control) = try Self.bridge(broker, log: log)
+        let (bridge, control) = try Self.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         try broker.publish("ledring/test/move/set", "lots")
         try broker.publish("ledring/test/move/set", #"{"value":0.5,"curve":"wobbly"}"#)
@@ -78,11 +78,11 @@ struct MQTTBridgeTests {
         #expect(bridge.isConnected)
     }
 
-    @Test func theGroupTopicMovesEveryDevice() throws {
+    @Test(arguments: BridgeKind.available) func theGroupTopicMovesEveryDevice(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = Log()
-        let (a, controlA) = try Self.bridge(broker, device: "a", log: log)
-        let (b, controlB) = try Self.bridge(broker, device: "b", log: log)
+        let (a, controlA) = try Self.bridge(kind, broker, device: "a", log: log)
+        let (b, controlB) = try Self.bridge(kind, broker, device: "b", log: log)
         defer { a.stop(); b.stop() }
         try broker.publish("ledring/all/exercise/set", "0.3")
         try broker.publish("ledring/all/otherring/set", "0.3")
@@ -112,7 +112,7 @@ struct MQTTBridgeTests {
     /// Discovery follows the snapshot, not the moment of connecting: a bridge that connects
     /// before the daemon's first snapshot (no rings yet; seen in CI under load) publishes each
     /// ring's entities once the rings are there, and clears a ring's once it is gone.
-    @Test func discoveryFollowsTheRingsTheSnapshotShows() throws {
+    @Test(arguments: BridgeKind.available) func discoveryFollowsTheRingsTheSnapshotShows(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         func snapshot(_ names: [String]) -> RingSnapshot {
             var made = RingSnapshot(rings: names.map { RingSnapshot.Ring(name: $0, value: 0, target: 0, spinning: false, leds: []) },
@@ -121,8 +121,7 @@ struct MQTTBridgeTests {
             return made
         }
         let control = SnapshotControl(snapshot([]))
-        let bridge = MQTTBridge(settings: Self.settings(broker), control: control, log: { _ in })
-        try bridge.start()
+        let bridge = try kind.start(settings: Self.settings(broker), control: control, log: { _ in })
         defer { bridge.stop() }
         #expect(eventually { bridge.isConnected })
         let move = ["homeassistant/number/test_move/config", "homeassistant/light/test_move/config",
@@ -141,9 +140,9 @@ struct MQTTBridgeTests {
         #expect(move.allSatisfy { retained[$0] != nil }, "\(retained.keys.sorted())")
     }
 
-    @Test func discoveryMessagesAreValid() throws {
+    @Test(arguments: BridgeKind.available) func discoveryMessagesAreValid(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
-        let (bridge, _) = try Self.bridge(broker)
+        let (bridge, _) = try Self.bridge(kind, broker)
         defer { bridge.stop() }
         let messages = try broker.messages("homeassistant/#", count: 8)
         #expect(Set(messages.map(\.topic)) == ["homeassistant/number/test_move/config", "homeassistant/number/test_exercise/config",
@@ -155,9 +154,9 @@ struct MQTTBridgeTests {
         }
     }
 
-    @Test func lightCommandsAndStatus() throws {
+    @Test(arguments: BridgeKind.available) func lightCommandsAndStatus(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
-        let (bridge, control) = try Self.bridge(broker)
+        let (bridge, control) = try Self.bridge(kind, broker)
         defer { bridge.stop() }
         try broker.publish("ledring/test/power", #"{"state":"ON","brightness":40}"#)
         #expect(eventually { control.snapshot().brightness == 0.4 })
@@ -168,10 +167,10 @@ struct MQTTBridgeTests {
 
     /// A ring's light through the broker: a colour shows and comes back as retained state Home
     /// Assistant reads; junk is logged and changes nothing.
-    @Test func aRingsLightThroughTheBroker() throws {
+    @Test(arguments: BridgeKind.available) func aRingsLightThroughTheBroker(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = Log()
-        let (bridge, control) = try Self.bridge(broker, log: log)
+        let (bridge, control) = try Self.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         try control.submit(.set(["move": 1]))
         try broker.publish("ledring/test/move/light", #"{"state":"ON","color":{"r":0,"g":0,"b":255},"effect":"blink"}"#)
@@ -187,18 +186,18 @@ struct MQTTBridgeTests {
         #expect(eventually { (try? broker.retained("ledring/test/move/state"))?.contains(#""state":"OFF""#) == true })
     }
 
-    @Test func stoppingSaysOffline() throws {
+    @Test(arguments: BridgeKind.available) func stoppingSaysOffline(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
-        let (bridge, _) = try Self.bridge(broker)
+        let (bridge, _) = try Self.bridge(kind, broker)
         #expect(try broker.retained("ledring/test/availability") == "online")
         bridge.stop()
         #expect(try broker.retained("ledring/test/availability") == "offline")
     }
 
-    @Test func theLastWillSaysOfflineWhenTheConnectionDies() throws {
+    @Test(arguments: BridgeKind.available) func theLastWillSaysOfflineWhenTheConnectionDies(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = Log()
-        let (bridge, _) = try Self.bridge(broker, log: log)
+        let (bridge, _) = try Self.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         let next = try broker.subscriber("ledring/test/availability", count: 3)
         // The retained "online" arrives once the subscription is in place.
@@ -210,10 +209,10 @@ struct MQTTBridgeTests {
         #expect(eventually { bridge.connectionCount == 2 && bridge.isConnected }, "no reconnect: \(log.lines.withLock { $0 })")
     }
 
-    @Test func survivesABrokerRestart() throws {
+    @Test(arguments: BridgeKind.available) func survivesABrokerRestart(_ kind: BridgeKind) throws {
         let broker = try MosquittoBroker()
         let log = Log()
-        let (bridge, control) = try Self.bridge(broker, log: log)
+        let (bridge, control) = try Self.bridge(kind, broker, log: log)
         defer { bridge.stop() }
         try control.submit(.set(["move": 0.4]))
         try control.submit(.look(rings: ["move"], name: "#ff8000"))

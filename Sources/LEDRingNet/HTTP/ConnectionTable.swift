@@ -1,3 +1,6 @@
+// Threads and locks: the full build's front ends. The Embedded build has neither; its daemon
+// runs the network on its poll loop instead.
+#if !hasFeature(Embedded)
 import LEDSystem
 import Synchronization
 import Glibc
@@ -206,3 +209,4 @@ final class ConnectionTable: Sendable {
         if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 }
+#endif

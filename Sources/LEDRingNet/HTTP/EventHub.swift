@@ -1,3 +1,6 @@
+// Threads and locks: the full build's front ends. The Embedded build has neither; its daemon
+// runs the network on its poll loop instead.
+#if !hasFeature(Embedded)
 import LEDRingControl
 import LEDSystem
 
@@ -65,3 +68,4 @@ final class EventHub: @unchecked Sendable {
         return closed ? .closed : .changed(version: version)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Threads and locks: the full build's front ends. The Embedded build has neither; its daemon
+// runs the network on its poll loop instead.
+#if !hasFeature(Embedded)
 import LEDRingControl
 import LEDSystem
 
@@ -54,3 +57,4 @@ final class EventStream: @unchecked Sendable {
         return count
     }
 }
+#endif

@@ -24,7 +24,11 @@ public struct HTTPRequest: Sendable {
         self.authorization = authorization
         self.accessToken = accessToken
         self.body = body
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: +)
+        // A loop, not Dictionary(_:uniquingKeysWith:): that one rethrows, which Embedded Swift
+        // cannot compile (an untyped error is a dynamic cast).
+        var byName: [String: [String]] = [:]
+        for (name, values) in headers { byName[name.lowercased(), default: []] += values }
+        self.headers = byName
         self.version = version
     }
 

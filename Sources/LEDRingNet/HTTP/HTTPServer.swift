@@ -1,3 +1,6 @@
+// Threads and locks: the full build's front ends. The Embedded build has neither; its daemon
+// runs the network on its poll loop instead.
+#if !hasFeature(Embedded)
 import LEDRingControl
 import LEDSystem
 import Synchronization
@@ -122,3 +125,4 @@ public final class HTTPServer: Sendable {
         address == "::1" || address.hasPrefix("127.")
     }
 }
+#endif

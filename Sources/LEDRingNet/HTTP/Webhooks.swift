@@ -1,3 +1,4 @@
+import RingRender
 import LEDJSON
 import LEDRingControl
 

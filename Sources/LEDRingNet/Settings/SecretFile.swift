@@ -31,7 +31,7 @@ public enum SecretFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Problem("is not UTF-8 text")
         }
-        let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let first = text.split(whereSeparator: { $0.isNewline }).first.map(String.init) ?? ""
         let line = trimming ? first.trimmingWhitespace() : first
         guard !line.isEmpty else { throw Problem("is empty") }
         return line

@@ -9,7 +9,7 @@ public struct SettingsError: Error, Equatable, Sendable, CustomStringConvertible
     public var problems: [Problem]
 
     /// One line per problem.
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
+    public var description: String { problems.map { $0.description }.joined(separator: "\n") }
 
     /// Parses `json` and reads it as the section `section` with `read`, which reports into one
     /// reader; the settings, or every problem found.

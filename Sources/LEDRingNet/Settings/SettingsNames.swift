@@ -1,3 +1,5 @@
+import RingRender
+
 /// The name and topic rules of the `mqtt` section.
 enum SettingsNames {
     /// Ring, device and topic-level names: letters, digits, `-` and `_` (nothing MQTT treats as
@@ -10,8 +12,8 @@ enum SettingsNames {
 
     /// A topic to publish under: levels separated by `/`, no wildcards, no empty level.
     static func isTopic(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 200 && !text.contains("+") && !text.contains("#")
-            && !text.hasPrefix("/") && !text.hasSuffix("/") && !text.contains("//")
+        !text.isEmpty && text.utf8.count <= 200 && !text.utf8.contains(UInt8(ascii: "+")) && !text.utf8.contains(UInt8(ascii: "#"))
+            && !text.hasPrefix("/") && !text.hasSuffix("/") && !text.containsText("//")
             && !text.unicodeScalars.contains { $0.value < 0x20 }
     }
 }

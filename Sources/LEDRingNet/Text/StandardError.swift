@@ -1,4 +1,5 @@
 import Glibc
+import LEDSystem
 
 /// Writes log lines to standard error whole (one `write` per line where the kernel allows, so
 /// lines from several threads do not interleave), without Foundation's `FileHandle`.
@@ -11,7 +12,7 @@ public enum StandardError {
             let n = bytes.withUnsafeBytes { raw in
                 Glibc.write(2, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
             }
-            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+            if n > 0 { offset += n } else if n < 0 && Errno.current == .interrupted { continue } else { return }
         }
     }
 }
