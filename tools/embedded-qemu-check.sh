@@ -7,9 +7,12 @@
 # byte-identical to the normal build's; then `ledring run` (simulated output) with a socket:
 # `set`, `get` and `status` answered, SIGTERM ends it with a blank frame, and a restart on the same
 # state file shows the values again; and on a config with looks, a ranged ring and zones,
-# `look`, `notify` and `timer` are taken and show in `get`.
+# `look`, `notify` and `timer` are taken and show in `get`; and with an `mqtt` section, against a
+# real Mosquitto on loopback: online, Home Assistant discovery byte-identical to the normal build's
+# (which tools/ha-check.sh holds to real Home Assistant cores), a `set` and a ring light's colour
+# taken from the broker, everything published again after a broker restart, `offline` on SIGTERM.
 #
-# Needs: qemu-user-static; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
+# Needs: qemu-user-static, mosquitto and mosquitto-clients; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
 # and the embedded binaries (.build/embedded/<arch>/ledring).
 #
 # usage: tools/embedded-qemu-check.sh [host|aarch64|armv6 ...]   (default: all three)
@@ -25,7 +28,12 @@ cleanup() {
     [ -n "${ext4_mounted:-}" ] && umount "$ext4" 2>/dev/null || true
     rm -rf "$work"
 }
-trap cleanup EXIT
+broker=""
+cleanup_broker() {
+    [ -n "$broker" ] && { kill -KILL "$broker" 2>/dev/null; wait "$broker" 2>/dev/null; } || true
+    broker=""
+}
+trap 'cleanup_broker; cleanup' EXIT
 fail() { echo "embedded-qemu-check: FAILED: $*" >&2; exit 1; }
 [ -x "$reference" ] || fail "no normal build at $reference (swift build)"
 
@@ -96,6 +104,80 @@ wait_for() {
     for _ in $(seq 100); do [ -e "$1" ] && return 0; sleep 0.1; done
     return 1
 }
+
+# A Mosquitto on a free loopback port without persistence (a restart forgets retained messages).
+mqtt_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$mqtt_port" > "$work/mosquitto.conf"
+start_broker() {
+    mosquitto -c "$work/mosquitto.conf" 2> "$work/mosquitto.log" &
+    broker=$!
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$mqtt_port") 2> /dev/null && return 0
+        sleep 0.1
+    done
+    fail "mosquitto did not listen on port $mqtt_port: $(cat "$work/mosquitto.log")"
+}
+# The retained message on `topic` (empty when none within 2 s).
+retained() { mosquitto_sub -p "$mqtt_port" -t "$1" --retained-only -C 1 -W 2 2> /dev/null || true; }
+# Waits up to 30 s for the retained message on `topic` to be `payload`.
+wait_retained() {
+    for _ in $(seq 30); do [ "$(retained "$1")" = "$2" ] && return 0; sleep 1; done
+    return 1
+}
+# Device $1's retained discovery messages, one `topic payload` line each, sorted.
+discovery() {
+    { mosquitto_sub -p "$mqtt_port" -t 'homeassistant/#' --retained-only -v -W 2 2> /dev/null || true; } \
+        | grep -E "^homeassistant/[^/]+/$1(_[^/ ]*)?/config " | sort
+}
+
+# `ledring run` of `binary` under `prefix` with an `mqtt` section as device `device`, checked
+# against the broker; $1 prefix, $2 binary, $3 device, $4 folder.
+mqtt_round() {
+    local prefix=$1 binary=$2 device=$3 dir=$4
+    mkdir -p "$dir"
+    cat > "$dir/mqtt.json" <<JSON
+{"rings": [{"name": "move", "leds": 24}, {"name": "stand", "leds": 12}],
+ "looks": {"failed": {"gradient": "#ff2020", "effect": "pulse"}},
+ "mqtt": {"host": "127.0.0.1", "port": $mqtt_port, "device": "$device", "keepalive": 5, "reconnectMin": 1, "reconnectMax": 2}}
+JSON
+    local sock="$dir/ledring.sock"
+    rm -f "$sock"
+    # shellcheck disable=SC2086
+    $prefix "$binary" run --simulate --format json --config "$dir/mqtt.json" --socket "$sock" --state "$dir/state.json" \
+        > "$dir/frames" 2> "$dir/log" &
+    daemon=$!
+    wait_for "$sock" || fail "$device: ledring run with mqtt made no socket: $(cat "$dir/log")"
+    wait_retained "ledring/$device/availability" online || fail "$device: not online on the broker: $(cat "$dir/log")"
+    discovery "$device" | sed "s/$device/DEVICE/g" > "$dir/discovery"
+    [ "$(wc -l < "$dir/discovery")" -ge 8 ] || fail "$device: discovery has $(wc -l < "$dir/discovery") messages: $(cat "$dir/discovery")"
+    mosquitto_pub -p "$mqtt_port" -t "ledring/$device/move/set" -m 0.5
+    mosquitto_pub -p "$mqtt_port" -t "ledring/$device/stand/light" -m '{"state":"ON","color":{"r":0,"g":0,"b":255}}'
+    for _ in $(seq 50); do
+        # shellcheck disable=SC2086
+        $prefix "$binary" get --socket "$sock" --json > "$dir/get" 2>&1 || true
+        grep -q '"name":"move","shown":[0-9.]*,"target":0.5' "$dir/get" && grep -q '"look":"#0000ff"' "$dir/get" && break
+        sleep 0.2
+    done
+    grep -q '"name":"move","shown":[0-9.]*,"target":0.5' "$dir/get" && grep -q '"look":"#0000ff"' "$dir/get" \
+        || fail "$device: the broker's set and light did not arrive: $(cat "$dir/get"); $(cat "$dir/log")"
+    # The broker restarts with nothing retained: the daemon reconnects and publishes it all again.
+    cleanup_broker
+    start_broker
+    wait_retained "ledring/$device/availability" online || fail "$device: not online after a broker restart: $(cat "$dir/log")"
+    for _ in $(seq 20); do retained "ledring/$device/move/state" | grep -q '"value":0.5' && break; sleep 0.5; done
+    retained "ledring/$device/move/state" | grep -q '"value":0.5' || fail "$device: move's state not republished: $(retained "ledring/$device/move/state")"
+    kill -TERM "$daemon"
+    wait "$daemon" || fail "$device: ledring run with mqtt exited $? on SIGTERM: $(cat "$dir/log")"
+    daemon=""
+    [ "$(retained "ledring/$device/availability")" = offline ] || fail "$device: not offline after SIGTERM"
+}
+
+if command -v mosquitto > /dev/null && command -v mosquitto_sub > /dev/null; then
+    start_broker
+    mqtt_round "" "$reference" reference "$work/mqtt-reference"
+else
+    fail "mosquitto and mosquitto_sub missing (apt-get install mosquitto mosquitto-clients)"
+fi
 
 for arch in "${arches[@]}"; do
     binary="$repo/.build/embedded/$arch/ledring"
@@ -183,5 +265,11 @@ JSON
     wait "$daemon" || fail "$arch: ledring run with looks exited $? on SIGTERM: $(cat "$dir/log3")"
     daemon=""
 
-    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer ($(( $(date +%s) - start )) s)"
+    # MQTT: the same round as the normal build's, and the same discovery, byte for byte.
+    mqtt_round "$prefix" "$binary" "$arch" "$work/mqtt-$arch"
+    cmp -s "$work/mqtt-reference/discovery" "$work/mqtt-$arch/discovery" \
+        || { diff "$work/mqtt-reference/discovery" "$work/mqtt-$arch/discovery" | head -20 >&2 || true
+             fail "$arch: Home Assistant discovery differs from the normal build's"; }
+
+    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM ($(( $(date +%s) - start )) s)"
 done

@@ -1,6 +1,7 @@
 import Glibc
 import LEDRingControl
 import LEDJSON
+import LEDRingNet
 import LEDSystem
 import LEDWire
 import RingRender

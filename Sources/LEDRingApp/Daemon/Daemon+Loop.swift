@@ -34,6 +34,9 @@ extension Daemon {
                 submit(request, from: .source, at: now)
             }
             commandsEnded(commands.due(at: now), at: now)
+            // The loop's own network front ends (the static build's MQTT): keep-alive, reconnect.
+            network.tick(now: now)
+            applyRemoteCommands(at: now)
             if schedule.frameDue(at: now) { renderFrame(at: now) }
             logDroppedNotices(at: now)
             if let line = persistence.saveIfDue(at: now, { controller.saved(wallOffset: WallClock.seconds() - now) }) { Log.info(line) }
@@ -43,6 +46,9 @@ extension Daemon {
             let serverEntries = fds.count..<(fds.count + 1 + server.clients.count)
             fds += server.pollEntries()
             if let wake = network.wakeDescriptor { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
+            let networkFds = network.pollEntries
+            let networkEntries = fds.count..<(fds.count + networkFds.count)
+            fds += networkFds
             if stdinLines != nil { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             let inputStart = fds.count
             for fd in inputs?.pollDescriptors ?? [] { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
@@ -69,6 +75,10 @@ extension Daemon {
                 }
             }
             if let wake = network.wakeDescriptor, fds.contains(where: { $0.fd == wake && $0.revents != 0 }) {
+                applyRemoteCommands(at: woke)
+            }
+            if fds[networkEntries].contains(where: { $0.revents != 0 }) {
+                network.handle(fds[networkEntries], now: woke)
                 applyRemoteCommands(at: woke)
             }
             server.handle(fds[serverEntries], at: woke) { line, at in handle(.line(line), at: at) }
@@ -102,7 +112,7 @@ extension Daemon {
         }
         return schedule.pollTimeout(now: now, save: persistence.deadline, retry: output.retryAt,
                                     idleClient: server.nextIdleDeadline, inputs: inputsAt, notice: controller.nextNoticeEnd,
-                                    source: [sources.nextDeadline, commands.nextDeadline].compactMap { $0 }.min())
+                                    source: [sources.nextDeadline, commands.nextDeadline, network.nextDeadline].compactMap { $0 }.min())
     }
 
     /// What the command sources that ended printed, as their rings' requests.

@@ -1,10 +1,11 @@
 // The one seam between the daemon and the network front ends (LEDRingNet: MQTT and HTTP). The
 // daemon and the config reader use only what this file declares, so the Embedded Swift build (the
-// static Pi binaries, tools/embedded-build.sh), which leaves LEDRingNet out, swaps this file's
-// contents and nothing else. Left out because the front ends open libmosquitto and libmicrohttpd
-// with dlopen (a static binary cannot), and run their own threads: neither of which an
-// Embedded Swift static binary can.
+// static Pi binaries, tools/embedded-build.sh) swaps this file's contents and nothing else. The
+// full build's front ends open libmosquitto and libmicrohttpd with dlopen and run their own
+// threads, neither of which an Embedded Swift static binary can: there, MQTT runs on the daemon's
+// poll loop (MQTTLoopBridge, the same rules as MQTTBridge through MQTTBridgeCore).
 #if !hasFeature(Embedded)
+import Glibc
 import LEDRingControl
 import LEDRingNet
 import LEDSystem
@@ -31,7 +32,7 @@ final class NetworkFrontEnds {
     /// What starting the front ends would refuse in the files the config names (token, secrets,
     /// password, TLS), with the messages `ledring run` gives: `check-config` lists them.
     static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
-        (http.map(HTTPServer.fileProblems) ?? []) + (mqtt.map(MQTTBridge.fileProblems) ?? [])
+        (http.map(HTTPServer.fileProblems) ?? []) + (mqtt.map { $0.fileProblems() } ?? [])
     }
 
     /// Nothing running yet.
@@ -47,6 +48,14 @@ final class NetworkFrontEnds {
 
     /// The descriptor that becomes readable when a front end has queued requests for the loop.
     var wakeDescriptor: Int32? { remote.readEnd }
+    /// Descriptors of the loop's own: none here (these front ends run on their threads).
+    var pollEntries: [pollfd] { [] }
+    /// Nothing timed on the loop.
+    var nextDeadline: Double? { nil }
+    /// Nothing polled on the loop.
+    func handle(_ entries: ArraySlice<pollfd>, now: Double) {}
+    /// Nothing timed on the loop.
+    func tick(now: Double) {}
 
     /// Runs `apply` on each request the front ends queued and `source` on each source message
     /// (index in the config's `sources`, payload, whether it was retained), then `publish`, then
@@ -191,68 +200,195 @@ final class NetworkFrontEnds {
     }
 }
 #else
+import Glibc
 import LEDJSON
 import LEDRingControl
+import LEDRingNet
 import LEDSystem
 import RingRender
 
-/// The `mqtt` section, in a build without the network front ends: refused with the reason.
-struct MQTTSettings: Equatable {
-    /// Reports the section as a problem: this build has no MQTT bridge.
-    static func read(_ value: JSONValue, at path: String, into reader: inout JSONReader) -> MQTTSettings? {
-        reader.report(path, NetworkFrontEnds.missing("the MQTT bridge"))
-        return nil
-    }
-}
+/// The `mqtt` section of the config (LEDRingNet's settings; the same reader as the full build).
+typealias MQTTSettings = LEDRingNet.MQTTSettings
 
-/// The `http` section, in a build without the network front ends: refused with the reason.
+/// The `http` section, in the static build, which has no HTTP API yet: refused with the reason.
 struct HTTPSettings: Equatable {
     /// Reports the section as a problem: this build has no HTTP API (nor its webhooks).
     static func read(_ value: JSONValue, at path: String, ringNames: [String]? = nil, looks: [String]? = nil,
                      into reader: inout JSONReader) -> HTTPSettings? {
-        reader.report(path, NetworkFrontEnds.missing("the HTTP API"))
+        reader.report(path, "the HTTP API is not in this static build of ledring yet; remove the section, "
+                      + "or install the full build (docs/install.md, \"Building from source\")")
         return nil
     }
 }
 
-/// The Embedded build's front ends: none. A config with an `mqtt` or `http` section is refused
-/// when read (above), so `start` never has anything to start.
+/// The static build's front ends: the MQTT bridge on the daemon's own poll loop (`MQTTLoopBridge`,
+/// ledring's own client: no thread, no libmosquitto), its socket and keep-alive one more
+/// descriptor and deadline of that loop. Requests queue in `LoopControl` and reach the rings
+/// through the daemon's `applyRemoteCommands`, as the full build's do. Used on the daemon's
+/// thread only.
 final class NetworkFrontEnds {
-    /// Why a section is refused.
-    static func missing(_ frontEnd: String) -> String {
-        "\(frontEnd) is not in this static build of ledring (Embedded Swift: no dlopen, threads or Dispatch); "
-            + "remove the section, or install the full build (docs/install.md, \"Building from source\")"
+    private let control: LoopControl
+    private let system: any SystemCalls
+    private(set) var mqtt: MQTTLoopBridge?
+    /// The config's MQTT sources: each topic filter and its index in `sources`.
+    private(set) var mqttSources: [(index: Int, topic: String)] = []
+    /// The MQTT sources and settings the running bridge was started with.
+    private var bridgeSources: [(index: Int, topic: String)] = []
+    private var bridgeSettings: MQTTSettings?
+
+    /// What starting the front ends would refuse in the files the config names, with the
+    /// messages `ledring run` gives (TLS among them: this build has none).
+    static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
+        mqtt.map { $0.fileProblems(tlsAvailable: false) } ?? []
     }
 
-    /// No front ends.
-    init(names: [String], system: any SystemCalls) throws(SystemError) {}
+    /// The front ends of a daemon with rings `names`, none running yet.
+    init(names: [String], system: any SystemCalls) throws(SystemError) {
+        control = LoopControl(names: names)
+        self.system = system
+    }
 
-    /// Never: no front end runs.
-    var isActive: Bool { false }
-    /// No HTTP server.
-    var httpAddress: String? { nil }
-    /// No MQTT bridge.
-    var mqttConnected: Bool? { nil }
-    /// Nothing wakes the loop.
+    /// Nothing wakes the loop from another thread: there is none.
     var wakeDescriptor: Int32? { nil }
+    /// The bridge's descriptors (its name lookup's, the broker's socket), for the loop's poll.
+    var pollEntries: [pollfd] { mqtt?.pollRequests ?? [] }
+    /// When `tick` has something to do (the keep-alive PINGREQ, a reconnect); nil when idle.
+    var nextDeadline: Double? { mqtt?.nextDeadline }
+    /// Whether any front end runs (so snapshots are worth building).
+    var isActive: Bool { mqtt != nil }
+    /// No HTTP server in this build.
+    var httpAddress: String? { nil }
+    /// Whether the MQTT bridge is connected, when it runs.
+    var mqttConnected: Bool? { mqtt?.isConnected }
 
-    /// Nothing to start (the config reader refused the sections).
-    static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] { [] }
+    /// Acts on what poll reported for `pollEntries`.
+    func handle(_ entries: ArraySlice<pollfd>, now: Double) { mqtt?.handle(entries, now: now) }
+    /// Runs what is due.
+    func tick(now: Double) { mqtt?.tick(now: now) }
 
-    func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {}
-    /// Nothing to reload.
-    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {}
-    /// Nothing is ever queued.
-    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {}
-    /// No bridge to subscribe (an MQTT source needs the `mqtt` section, refused here).
-    func setSources(_ sources: [SourceConfig]) {}
-    /// Nobody to tell.
-    func publish(_ snapshot: RingSnapshot) {}
-    /// Nobody to tell.
-    func updateRings(_ layout: RingLayout) {}
-    /// Nothing to close.
-    func closeRemote() {}
-    /// Nothing to stop.
-    func stop() {}
+    /// Runs `apply` on each request the bridge queued and `source` on each source message, then
+    /// `publish`; nothing when none are queued.
+    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {
+        let (requests, messages) = control.take()
+        guard !requests.isEmpty || !messages.isEmpty else { return }
+        for request in requests { apply(request) }
+        for message in messages { source(message.index, message.payload, message.retained) }
+        publish()
+    }
+
+    /// The config's sources: the MQTT ones are subscribed to by the bridge.
+    func setSources(_ sources: [SourceConfig]) {
+        mqttSources = sources.enumerated().compactMap { i, source in source.mqtt.map { (index: i, topic: $0) } }
+    }
+
+    /// Tells the front ends the picture changed.
+    func publish(_ snapshot: RingSnapshot) {
+        control.shown = snapshot
+        mqtt?.show(now: MonotonicClock.seconds())
+    }
+
+    /// Tells the front ends the rings' names, ranges and looks (at start and after a reload).
+    func updateRings(_ layout: RingLayout) { control.update(layout) }
+
+    /// Refuses further requests (the daemon is stopping).
+    func closeRemote() { control.closed = true }
+
+    /// Starts the bridge the config has a section for.
+    func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {
+        if let mqttSettings { mqtt = try startMQTT(mqttSettings) }
+    }
+
+    /// Applies a reloaded config: the bridge is started again when its settings or sources
+    /// changed (new rings or looks need no restart: it follows the snapshot); one that fails to
+    /// start is logged and left off.
+    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
+        let sourcesMoved = bridgeSources.count != mqttSources.count
+            || zip(bridgeSources, mqttSources).contains { $0.index != $1.index || $0.topic != $1.topic }
+        guard bridgeSettings != mqttSettings || sourcesMoved else { return }
+        let former = mqtt?.retainedTopicsPublished ?? []
+        stop()
+        if let mqttSettings {
+            do throws(CommandError) { mqtt = try startMQTT(mqttSettings, former: former) } catch {
+                Log.info("reload: the MQTT bridge stays off: \(error.message)")
+            }
+        }
+    }
+
+    /// Stops the bridge (`offline` first).
+    func stop() {
+        guard let bridge = mqtt else { return }
+        mqtt = nil
+        bridgeSettings = nil
+        bridge.stop(now: MonotonicClock.seconds())
+        Log.info("mqtt: stopped")
+    }
+
+    private func startMQTT(_ settings: MQTTSettings, former: [String] = []) throws(CommandError) -> MQTTLoopBridge {
+        let indices = mqttSources.map { $0.index }
+        let bridge: MQTTLoopBridge
+        do throws(MQTTError) {
+            bridge = try MQTTLoopBridge(settings: settings, password: try settings.password(), control: control,
+                                        sourceTopics: mqttSources.map { $0.topic }, formerRetained: former,
+                                        system: system,
+                                        onSource: { [control] k, payload, retained in control.queueSource(indices[k], payload, retained) },
+                                        log: { Log.info("mqtt: " + $0) })
+        } catch {
+            throw CommandError(error.description, code: .config)
+        }
+        bridgeSources = mqttSources
+        bridgeSettings = settings
+        bridge.start(now: MonotonicClock.seconds())
+        Log.info("mqtt: connecting to \(settings.host):\(settings.port) as \(settings.resolvedClientId), topics \(settings.resolvedBaseTopic)/…")
+        return bridge
+    }
+}
+
+/// The daemon as a `RingControl` for the loop bridge, on the daemon's thread: a request is
+/// checked against the rings as the controller checks it (`Request.validate`), so the bridge
+/// knows at once what was refused, and queued for the loop to apply right after; the snapshot
+/// is the one the loop last published. (Sendable only by the protocol's demand: one thread.)
+final class LoopControl: RingControl, @unchecked Sendable {
+    var shown = RingSnapshot(rings: [], brightness: 1, power: true)
+    var closed = false
+    private var names: [String]
+    private var ranged: Set<String> = []
+    private var looks: [String] = []
+    private var queue: [Request] = []
+    /// The latest message for each MQTT source, by index: a burst collapses into the newest.
+    private var sourceMessages: [Int: (payload: [UInt8], retained: Bool)] = [:]
+
+    init(names: [String]) { self.names = names }
+
+    func submit(_ request: Request) throws(RequestError) {
+        guard !closed else { throw .unavailable("ledring is stopping; try again once it has restarted") }
+        try request.validate(rings: names, ranged: ranged, looks: looks)
+        queue.append(request)
+    }
+
+    func snapshot() -> RingSnapshot { shown }
+
+    /// The loop bridge is shown each snapshot by `publish`; nobody observes.
+    func addObserver(_ observer: @escaping @Sendable (RingSnapshot) -> Void) -> ObserverID { ObserverID(rawValue: 0) }
+    func removeObserver(_ id: ObserverID) {}
+
+    func update(_ layout: RingLayout) {
+        names = layout.rings.map { $0.name }
+        ranged = Set(layout.rings.filter { $0.range != nil }.map { $0.name })
+        looks = layout.looks.map { $0.name }
+    }
+
+    func queueSource(_ index: Int, _ payload: [UInt8], _ retained: Bool) {
+        guard !closed else { return }
+        sourceMessages[index] = (payload, retained)
+    }
+
+    /// The requests and source messages queued since the last call, oldest request first.
+    func take() -> (requests: [Request], sources: [(index: Int, payload: [UInt8], retained: Bool)]) {
+        defer {
+            queue.removeAll()
+            sourceMessages.removeAll()
+        }
+        return (queue, sourceMessages.sorted { $0.key < $1.key }.map { (index: $0.key, payload: $0.value.payload, retained: $0.value.retained) })
+    }
 }
 #endif

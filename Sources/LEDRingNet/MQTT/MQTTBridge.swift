@@ -70,44 +70,11 @@ public final class MQTTBridge: Sendable {
     /// How many times the broker accepted a connection and its subscriptions (reconnects included).
     public var connectionCount: Int { core.withLock { $0.connects } }
 
-    /// What starting a bridge with `settings` would refuse in the files it names, with the
-    /// messages `start` gives: the password file, and the TLS files libmosquitto would open.
-    public static func fileProblems(_ settings: MQTTSettings) -> [String] {
-        var found: [String] = []
-        if let path = settings.passwordFile {
-            do throws(SecretFile.Problem) { _ = try SecretFile.firstLine(path, trimming: false) } catch {
-                found.append(MQTTError.passwordFile(path: path, reason: error.reason).description)
-            }
-        }
-        if let tls = settings.tls {
-            for (key, path) in [("caFile", tls.caFile), ("certFile", tls.certFile), ("keyFile", tls.keyFile)] {
-                guard let path else { continue }
-                // Read as libmosquitto will (a PEM file is a few kilobytes; 1 MiB is generous).
-                do throws(BoundedFile.Problem) { _ = try BoundedFile.read(path, limit: 1 << 20) } catch {
-                    let reason: String
-                    switch error {
-                    case .cannotOpen(let errno), .readFailed(let errno): reason = "cannot be read (\(errno))"
-                    case .notRegular(let kind): reason = "is \(kind), not a file"
-                    case .tooLarge: reason = "is over 1 MiB, not a PEM file"
-                    }
-                    found.append(MQTTError.setup(what: "mqtt.tls.\(key) \(path)",
-                                                 reason: reason + "; give a readable PEM file").description)
-                }
-            }
-        }
-        return found
-    }
-
     /// Starts connecting in the background (a no-op when running); throws only for settings that
     /// can never work (an unreadable password file, bad TLS files).
     public func start() throws(MQTTError) {
         #if LEDRING_MQTT
-        var password: String?
-        if let path = settings.passwordFile {
-            do throws(SecretFile.Problem) { password = try SecretFile.firstLine(path, trimming: false) } catch {
-                throw .passwordFile(path: path, reason: error.reason)
-            }
-        }
+        let password = try settings.password()
         try client.withLock { (client: inout MosquittoClient?) throws(MQTTError) in
             guard client == nil else { return }
             let made = try MosquittoClient(settings: settings, password: password, bridge: self)

@@ -152,7 +152,7 @@ public final class MQTTLoopBridge {
         guard let link else { return }
         _ = publish(core.goodbye)
         link.stop(now: now)
-        write(core.disconnected(reason: "stopped"))
+        _ = core.disconnected(reason: "stopped")  // not a loss to log: nothing reconnects
     }
 
     /// Cuts the connection without a DISCONNECT, as a pulled cable would (tests: the will, and
