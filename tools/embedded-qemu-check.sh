@@ -106,6 +106,7 @@ wait_for() {
 }
 
 # A Mosquitto on a free loopback port without persistence (a restart forgets retained messages).
+idle_wakeups=""
 mqtt_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$mqtt_port" > "$work/mosquitto.conf"
 start_broker() {
@@ -160,6 +161,17 @@ JSON
     done
     grep -q '"name":"move","shown":[0-9.]*,"target":0.5' "$dir/get" && grep -q '"look":"#0000ff"' "$dir/get" \
         || fail "$device: the broker's set and light did not arrive: $(cat "$dir/get"); $(cat "$dir/log")"
+    if [ "$device" = host ]; then
+        # Idle with the broker connected, the static daemon wakes only for the keep-alive (5 s
+        # here: a PINGREQ sent on the deadline, its PINGRESP read), about 2 wake-ups each.
+        local before after
+        sleep 1
+        before=$(awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }' /proc/"$daemon"/task/*/status)
+        sleep 10
+        after=$(awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }' /proc/"$daemon"/task/*/status)
+        [ $((after - before)) -le 10 ] || fail "$device: idle with MQTT, the daemon woke $((after - before)) times in 10 s (keep-alive every 5 s)"
+        idle_wakeups=$((after - before))
+    fi
     # The broker restarts with nothing retained: the daemon reconnects and publishes it all again.
     cleanup_broker
     start_broker
@@ -271,5 +283,5 @@ JSON
         || { diff "$work/mqtt-reference/discovery" "$work/mqtt-$arch/discovery" | head -20 >&2 || true
              fail "$arch: Home Assistant discovery differs from the normal build's"; }
 
-    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM ($(( $(date +%s) - start )) s)"
+    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM${idle_wakeups:+; idle, $idle_wakeups wake-ups in 10 s (keep-alive 5 s)} ($(( $(date +%s) - start )) s)"
 done
