@@ -130,8 +130,7 @@ final class NetworkFrontEnds {
         }
         // The bridge maps each message to a source's index: a reload that moves a source (even
         // with the same topics) needs a bridge with the new indices.
-        let sourcesMoved = bridgeSources.count != mqttSources.count
-            || zip(bridgeSources, mqttSources).contains { $0.index != $1.index || $0.topic != $1.topic }
+        let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
         if mqtt?.settings != mqttSettings || sourcesMoved {
             let former = mqtt?.retainedTopicsPublished ?? []
             stopMQTT()
@@ -302,8 +301,7 @@ final class NetworkFrontEnds {
     /// changed (new rings or looks need no restart: it follows the snapshot); one that fails to
     /// start is logged and left off.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
-        let sourcesMoved = bridgeSources.count != mqttSources.count
-            || zip(bridgeSources, mqttSources).contains { $0.index != $1.index || $0.topic != $1.topic }
+        let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
         guard bridgeSettings != mqttSettings || sourcesMoved else { return }
         let former = mqtt?.retainedTopicsPublished ?? []
         stop()
@@ -392,3 +390,10 @@ final class LoopControl: RingControl, @unchecked Sendable {
     }
 }
 #endif
+
+/// Whether a reload moved the MQTT sources (each topic filter and its index in the config's
+/// `sources`): the bridge maps each message to a source's index, so even the same topics at other
+/// indices need a new bridge. Both builds' front ends ask it.
+func mqttSourcesMoved(_ running: [(index: Int, topic: String)], _ next: [(index: Int, topic: String)]) -> Bool {
+    running.count != next.count || zip(running, next).contains { $0.index != $1.index || $0.topic != $1.topic }
+}
