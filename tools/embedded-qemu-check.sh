@@ -135,6 +135,7 @@ discovery() {
 # against the broker; $1 prefix, $2 binary, $3 device, $4 folder.
 mqtt_round() {
     local prefix=$1 binary=$2 device=$3 dir=$4
+    idle_wakeups=""
     mkdir -p "$dir"
     cat > "$dir/mqtt.json" <<JSON
 {"rings": [{"name": "move", "leds": 24}, {"name": "stand", "leds": 12}],
