@@ -45,8 +45,9 @@ func makeFakeRoot(compatible: [String], model: String?) throws -> URL {
     func detectsFromARealFakeRoot(compatible: [String], model: String, id: String) throws {
         let root = try makeFakeRoot(compatible: compatible, model: model)
         defer { try? FileManager.default.removeItem(at: root) }
-        let detection = BoardDetector(catalog: catalog, root: root.path).detect()
-        #expect(detection?.board.id == id)
+        let detector = BoardDetector(catalog: catalog, root: root.path)
+        let detection = detector.detect()
+        #expect(detection?.board.id == id, "read \(detector.identity()) under \(root.path)")
         #expect(detection?.evidence.contains("compatible") == true)
     }
 
