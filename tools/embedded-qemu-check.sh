@@ -10,9 +10,12 @@
 # `look`, `notify` and `timer` are taken and show in `get`; and with an `mqtt` section, against a
 # real Mosquitto on loopback: online, Home Assistant discovery byte-identical to the normal build's
 # (which tools/ha-check.sh holds to real Home Assistant cores), a `set` and a ring light's colour
-# taken from the broker, everything published again after a broker restart, `offline` on SIGTERM.
+# taken from the broker, everything published again after a broker restart, `offline` on SIGTERM;
+# and with an `http` section, with curl: the state behind a token, a set answered with the picture
+# after it, keep-alive, a body behind `Expect: 100-continue` and a chunked one, the live page
+# byte-identical to the normal build's, the event stream, and a signed GitHub delivery shown.
 #
-# Needs: qemu-user-static, mosquitto and mosquitto-clients; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
+# Needs: qemu-user-static, mosquitto and mosquitto-clients, curl, python3; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
 # and the embedded binaries (.build/embedded/<arch>/ledring).
 #
 # usage: tools/embedded-qemu-check.sh [host|aarch64|armv6 ...]   (default: all three)
@@ -185,6 +188,68 @@ JSON
     [ "$(retained "ledring/$device/availability")" = offline ] || fail "$device: not offline after SIGTERM"
 }
 
+# A free TCP port on loopback.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# `ledring run` of `binary` under `prefix` with an `http` section (a token, a GitHub webhook),
+# checked with curl: $1 prefix, $2 binary, $3 name, $4 folder. The page is left in $4/page.
+http_round() {
+    local prefix=$1 binary=$2 name=$3 dir=$4
+    mkdir -p "$dir"
+    local port; port=$(free_port)
+    printf 'It is a secret\n' > "$dir/secret"
+    cat > "$dir/http.json" <<JSON
+{"rings": [{"name": "move", "leds": 24}, {"name": "build", "leds": 12}],
+ "looks": {"passed": {"gradient": "#20ff60"}, "failed": {"gradient": "#ff2020", "effect": "pulse"}},
+ "http": {"address": "127.0.0.1", "port": $port, "token": "t0ken",
+          "webhooks": {"github": {"secretFile": "$dir/secret", "ring": "build", "looks": {"success": "passed", "failure": "failed"}}}}}
+JSON
+    local sock="$dir/ledring.sock" url="http://127.0.0.1:$port" auth="Authorization: Bearer t0ken"
+    rm -f "$sock"
+    # shellcheck disable=SC2086
+    $prefix "$binary" run --simulate --format json --config "$dir/http.json" --socket "$sock" --state "$dir/state.json" \
+        > "$dir/frames" 2> "$dir/log" &
+    daemon=$!
+    wait_for "$sock" || fail "$name: ledring run with http made no socket: $(cat "$dir/log")"
+    for _ in $(seq 100); do curl -s -o /dev/null "$url/" && break; sleep 0.1; done
+    curl -sf -H "$auth" "$url/api/state" > "$dir/state" || fail "$name: GET /api/state failed: $(cat "$dir/log")"
+    grep -q '"name":"build"' "$dir/state" || fail "$name: /api/state says $(cat "$dir/state")"
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$url/api/state")" = 401 ] || fail "$name: /api/state without the token was not 401"
+    # The answer to a change carries the picture after it (the loop applies it first).
+    curl -sf -H "$auth" -X POST --data 0.5 "$url/api/rings/move" > "$dir/set" || fail "$name: POST /api/rings/move failed"
+    grep -q '"name":"move"[^}]*"target":0.5[,}]' "$dir/set" || fail "$name: the set's answer says $(cat "$dir/set")"
+    # Keep-alive: curl's second request goes on the first one's connection.
+    [ "$(curl -s -H "$auth" -o /dev/null -o /dev/null -w '%{num_connects} ' "$url/api/state" "$url/api/state")" = "1 0 " ] \
+        || fail "$name: the connection was not kept alive between two requests"
+    # A body over 1 KiB (curl waits for 100 Continue), and a chunked one.
+    { printf '{"value":0.25'; printf '%*s' 2000 ''; printf '}'; } > "$dir/big.json"
+    curl -sf -H "$auth" -H 'Content-Type: application/json' --data-binary @"$dir/big.json" "$url/api/rings/move" > "$dir/big" \
+        && grep -q '"name":"move"[^}]*"target":0.25[,}]' "$dir/big" || fail "$name: the 2 KB body was not taken: $(cat "$dir/big")"
+    curl -sf -H "$auth" -H 'Transfer-Encoding: chunked' --data 0.3 "$url/api/rings/move" > "$dir/chunked" \
+        && grep -q '"name":"move"[^}]*"target":0.3[,}]' "$dir/chunked" || fail "$name: the chunked body was not taken: $(cat "$dir/chunked")"
+    curl -sf "$url/" > "$dir/page" || fail "$name: GET / failed"
+    curl -s -N --max-time 2 "$url/api/events?access_token=t0ken" > "$dir/events" || true
+    grep -q '^event: snapshot' "$dir/events" || fail "$name: /api/events sent no snapshot: $(head -c 300 "$dir/events")"
+    # A signed GitHub delivery: a failed run shows the failed look on the build ring.
+    printf '%s' '{"action":"completed","workflow_run":{"name":"CI","head_branch":"main","status":"completed","conclusion":"failure"}}' > "$dir/delivery"
+    local signature
+    signature=$(python3 -c 'import hmac, hashlib, sys; print(hmac.new(b"It is a secret", open(sys.argv[1], "rb").read(), hashlib.sha256).hexdigest())' "$dir/delivery")
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -H 'X-GitHub-Event: workflow_run' \
+          -H "X-Hub-Signature-256: sha256=0$signature" --data-binary @"$dir/delivery" "$url/api/hooks/github")" = 401 ] \
+        || fail "$name: a wrongly signed delivery was not 401"
+    curl -s -o "$dir/hook" -w '%{http_code}' -H 'Content-Type: application/json' -H 'X-GitHub-Event: workflow_run' \
+        -H "X-Hub-Signature-256: sha256=$signature" --data-binary @"$dir/delivery" "$url/api/hooks/github" > "$dir/hook-status"
+    [ "$(cat "$dir/hook-status")" = 200 ] || fail "$name: the signed delivery got $(cat "$dir/hook-status"): $(cat "$dir/hook")"
+    # shellcheck disable=SC2086
+    $prefix "$binary" get --socket "$sock" --json > "$dir/get" 2>&1 || true
+    grep -q '"name":"build"[^}]*"look":"failed"' "$dir/get" || fail "$name: the delivery's look is not shown: $(cat "$dir/get")"
+    kill -TERM "$daemon"
+    wait "$daemon" || fail "$name: ledring run with http exited $? on SIGTERM: $(cat "$dir/log")"
+    daemon=""
+}
+
+http_round "" "$reference" reference "$work/http-reference"
+
 if command -v mosquitto > /dev/null && command -v mosquitto_sub > /dev/null; then
     start_broker
     mqtt_round "" "$reference" reference "$work/mqtt-reference"
@@ -284,5 +349,9 @@ JSON
         || { diff "$work/mqtt-reference/discovery" "$work/mqtt-$arch/discovery" | head -20 >&2 || true
              fail "$arch: Home Assistant discovery differs from the normal build's"; }
 
-    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM${idle_wakeups:+; idle, $idle_wakeups wake-ups in 10 s (keep-alive 5 s)} ($(( $(date +%s) - start )) s)"
+    # HTTP: the same round as the normal build's, and the same page, byte for byte.
+    http_round "$prefix" "$binary" "$arch" "$work/http-$arch"
+    cmp -s "$work/http-reference/page" "$work/http-$arch/page" || fail "$arch: the live page differs from the normal build's"
+
+    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM; HTTP: state, token, a set answered with its picture, keep-alive, 100-continue and chunked bodies, the page as the normal build's, the event stream, a signed GitHub delivery${idle_wakeups:+; idle, $idle_wakeups wake-ups in 10 s (keep-alive 5 s)} ($(( $(date +%s) - start )) s)"
 done

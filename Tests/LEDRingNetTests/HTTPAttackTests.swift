@@ -10,8 +10,7 @@ import Glibc
 
 /// Issue 14 over raw loopback sockets: what another page, a rebinding name or a crowd of slow
 /// clients can do to the HTTP server. Bounded: at most 40 connections, each wait at most 10 s.
-@Suite(.enabled(if: HTTPServer.isAvailable, "built without libmicrohttpd"))
-struct HTTPAttackTests {
+@Suite struct HTTPAttackTests {
     /// Sends `head` (CRLF line ends added) and `body` on a fresh connection; reads the reply.
     static func raw(_ port: Int, _ lines: [String], body: String = "") throws -> HTTPReply {
         let fd = try LoopbackHTTP.connect(port: port)
@@ -26,8 +25,9 @@ struct HTTPAttackTests {
         return try LoopbackHTTP.parse(received)
     }
 
-    @Test func anotherOriginCannotTurnThePowerOff() throws {
-        let (server, control) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func anotherOriginCannotTurnThePowerOff(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         let reply = try Self.raw(server.port, ["POST /api/power HTTP/1.1", "Host: 127.0.0.1:\(server.port)", "Origin: http://evil.example",
                                                "Content-Type: text/plain", "Content-Length: 3", "Connection: close"], body: "off")
@@ -40,8 +40,9 @@ struct HTTPAttackTests {
 
     /// The guard reads every header or refuses the request: after 100 junk headers a cross-site
     /// Origin, a second Host or a second Content-Length used to go unseen (200).
-    @Test func headersPastTheOnesReadCannotHide() throws {
-        let (server, control) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func headersPastTheOnesReadCannotHide(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         let junk = (0..<100).map { "X-Junk-\($0): \($0)" }
         let hidden = try Self.raw(server.port, ["POST /api/power HTTP/1.1", "Host: 127.0.0.1:\(server.port)"] + junk
@@ -62,8 +63,9 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func aRebindingHostIsNotServed() throws {
-        let (server, control) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func aRebindingHostIsNotServed(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         let reply = try Self.raw(server.port, ["GET /api/state HTTP/1.1", "Host: evil.example:\(server.port)", "Connection: close"])
         #expect(reply.status == 421 && !reply.body.contains("rings"))
@@ -74,8 +76,9 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func noHostAndTwoLengthsAreRefused() throws {
-        let (server, control) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func noHostAndTwoLengthsAreRefused(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         let noHost = try Self.raw(server.port, ["POST /api/reset HTTP/1.1", "Content-Length: 0", "Connection: close"])
         #expect(noHost.status == 400)
@@ -85,8 +88,9 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func lowerCaseBearerAndNoTokenInWriteURLs() throws {
-        let (server, control) = try HTTPServerTests.running(token: "s3cret")
+    @Test(arguments: HTTPKind.available)
+    func lowerCaseBearerAndNoTokenInWriteURLs(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind, token: "s3cret")
         defer { server.stop() }
         let lower = try LoopbackHTTP.request(port: server.port, "GET", "/api/state", headers: ["Authorization": "bearer s3cret"])
         #expect(lower.status == 200)
@@ -95,8 +99,9 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func errorsSayWhereAndNeverShowFoundationText() throws {
-        let (server, control) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func errorsSayWhereAndNeverShowFoundationText(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         let json = ["Content-Type": "application/json"]
         let invalidUTF8 = Array(#"{"value":""#.utf8) + [0xFF] + Array(#""}"#.utf8)
@@ -114,8 +119,9 @@ struct HTTPAttackTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func openEventStreamsLeaveRoomForOthers() throws {
-        let (server, control) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func openEventStreamsLeaveRoomForOthers(_ kind: HTTPKind) throws {
+        let (server, control) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         // As many streams as the old connection limit: the pool takes a few, the rest are told
         // "busy" (503), never reset, and a plain request is still answered.
@@ -136,19 +142,18 @@ struct HTTPAttackTests {
     }
 
     /// A server whose clients must finish their headers within 1 s and may idle 1 s.
-    static func impatient() throws -> (HTTPServer, RecordingRingControl) {
+    static func impatient(_ kind: HTTPKind) throws -> (any TestedHTTPServer, RecordingRingControl) {
         var settings = HTTPSettings()
         settings.port = 0
         settings.headerTimeout = 1
         settings.idleTimeout = 1
         let control = try RecordingRingControl()
-        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
-        try server.start()
-        return (server, control)
+        return (try kind.start(settings: settings, control: control), control)
     }
 
-    @Test func slowHeadersAndIdleConnectionsAreClosed() throws {
-        let (server, _) = try Self.impatient()
+    @Test(arguments: HTTPKind.available)
+    func slowHeadersAndIdleConnectionsAreClosed(_ kind: HTTPKind) throws {
+        let (server, _) = try Self.impatient(kind)
         defer { server.stop() }
         // Trickling: a byte now and then keeps an idle timer happy, not the header deadline.
         let slow = try LoopbackHTTP.connect(port: server.port)
@@ -187,8 +192,9 @@ struct HTTPAttackTests {
         #expect(ended && String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
     }
 
-    @Test func trickledHeadersDoNotLockOthersOut() throws {
-        let (server, _) = try HTTPServerTests.running()
+    @Test(arguments: HTTPKind.available)
+    func trickledHeadersDoNotLockOthersOut(_ kind: HTTPKind) throws {
+        let (server, _) = try HTTPServerTests.running(kind)
         defer { server.stop() }
         // 32 clients that start a request and never finish its headers.
         var slow: [Int32] = []

@@ -6,24 +6,23 @@ import LEDRingNet
 import Testing
 import LEDRingNetTesting
 
-/// The HTTP API end to end over loopback, against libmicrohttpd.
-@Suite(.enabled(if: HTTPServer.isAvailable,
-                "built without libmicrohttpd (microhttpd.h not found): `sudo apt install libmicrohttpd-dev` and rebuild to run these"))
-struct HTTPServerTests {
+/// The HTTP API end to end over loopback, against both servers (libmicrohttpd's where this build
+/// has it, and the static build's own on a poll loop).
+@Suite struct HTTPServerTests {
     /// A running server on a kernel-chosen loopback port.
-    static func running(token: String? = nil, address: String = "127.0.0.1") throws -> (HTTPServer, RecordingRingControl) {
+    static func running(_ kind: HTTPKind, token: String? = nil, address: String = "127.0.0.1") throws
+        -> (any TestedHTTPServer, RecordingRingControl) {
         var settings = HTTPSettings()
         settings.port = 0
         settings.address = address
         settings.token = token
         let control = try RecordingRingControl()
-        let server = try HTTPServer(settings: settings, control: control, log: { _ in })
-        try server.start()
-        return (server, control)
+        return (try kind.start(settings: settings, control: control), control)
     }
 
-    @Test func stateSetAndReset() throws {
-        let (server, control) = try Self.running()
+    @Test(arguments: HTTPKind.available)
+    func stateSetAndReset(_ kind: HTTPKind) throws {
+        let (server, control) = try Self.running(kind)
         defer { server.stop() }
         #expect(server.port > 0)
         let state = try LoopbackHTTP.request(port: server.port, "GET", "/api/state")
@@ -40,8 +39,9 @@ struct HTTPServerTests {
         #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .defaultReset])
     }
 
-    @Test func malformedJSONUnknownRingsWrongMethodsAndTraversal() throws {
-        let (server, control) = try Self.running()
+    @Test(arguments: HTTPKind.available)
+    func malformedJSONUnknownRingsWrongMethodsAndTraversal(_ kind: HTTPKind) throws {
+        let (server, control) = try Self.running(kind)
         defer { server.stop() }
         let bad = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: "{\"value\": 0.5,",
                                           headers: ["Content-Type": "application/json"])
@@ -55,8 +55,9 @@ struct HTTPServerTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func oversizedBodiesGet413() throws {
-        let (server, control) = try Self.running()
+    @Test(arguments: HTTPKind.available)
+    func oversizedBodiesGet413(_ kind: HTTPKind) throws {
+        let (server, control) = try Self.running(kind)
         defer { server.stop() }
         // Declared too big: refused from the headers alone, before any body is sent.
         let declared = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", headers: ["Content-Length": "1000000"])
@@ -70,8 +71,9 @@ struct HTTPServerTests {
         #expect(control.commands.isEmpty)
     }
 
-    @Test func tokenIsRequiredWhenConfigured() throws {
-        let (server, _) = try Self.running(token: "t0ken")
+    @Test(arguments: HTTPKind.available)
+    func tokenIsRequiredWhenConfigured(_ kind: HTTPKind) throws {
+        let (server, _) = try Self.running(kind, token: "t0ken")
         defer { server.stop() }
         let none = try LoopbackHTTP.request(port: server.port, "GET", "/api/state")
         #expect(none.status == 401 && none.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
@@ -84,8 +86,9 @@ struct HTTPServerTests {
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/").status == 200)
     }
 
-    @Test func eventsStreamEveryChange() throws {
-        let (server, control) = try Self.running()
+    @Test(arguments: HTTPKind.available)
+    func eventsStreamEveryChange(_ kind: HTTPKind) throws {
+        let (server, control) = try Self.running(kind)
         defer { server.stop() }
         let events = try EventStreamReader(port: server.port)
         let first = try RingSnapshot(json: JSONValue.parse(try events.next()))
@@ -97,20 +100,21 @@ struct HTTPServerTests {
         #expect(snapshot.ring(named: "stand")?.leds.contains { $0 != "#000000" } == true)
     }
 
-    @Test func listensOnIPv6LoopbackToo() throws {
-        let (server, _) = try Self.running(address: "::1")
+    @Test(arguments: HTTPKind.available)
+    func listensOnIPv6LoopbackToo(_ kind: HTTPKind) throws {
+        let (server, _) = try Self.running(kind, address: "::1")
         defer { server.stop() }
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/api/state", host: "::1").status == 200)
     }
 
-    @Test func aPortInUseIsAnErrorNamingIt() throws {
-        let (first, control) = try Self.running()
+    @Test(arguments: HTTPKind.available)
+    func aPortInUseIsAnErrorNamingIt(_ kind: HTTPKind) throws {
+        let (first, control) = try Self.running(kind)
         defer { first.stop() }
         var settings = HTTPSettings()
         settings.port = first.port
-        let second = try HTTPServer(settings: settings, control: control, log: { _ in })
         #expect {
-            try second.start()
+            _ = try kind.start(settings: settings, control: control)
         } throws: { error in
             "\(error)".contains("port \(first.port)") && "\(error)".contains("choose another http.port")
         }

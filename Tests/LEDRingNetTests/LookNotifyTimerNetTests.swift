@@ -85,7 +85,7 @@ import Testing
             return (.null, .null)
         }
         #expect(r.status == 200)
-        let event = String(decoding: EventStream.event(control.snapshot()), as: UTF8.self)
+        let event = String(decoding: HTTPServing.event(control.snapshot()), as: UTF8.self)
         let data = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") }).dropFirst(6)
         return (try JSONValue.parse(r.body), try JSONValue.parse(String(data)))
     }

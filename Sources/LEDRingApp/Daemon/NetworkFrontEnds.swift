@@ -209,26 +209,20 @@ import RingRender
 /// The `mqtt` section of the config (LEDRingNet's settings; the same reader as the full build).
 typealias MQTTSettings = LEDRingNet.MQTTSettings
 
-/// The `http` section, in the static build, which has no HTTP API yet: refused with the reason.
-struct HTTPSettings: Equatable {
-    /// Reports the section as a problem: this build has no HTTP API (nor its webhooks).
-    static func read(_ value: JSONValue, at path: String, ringNames: [String]? = nil, looks: [String]? = nil,
-                     into reader: inout JSONReader) -> HTTPSettings? {
-        reader.report(path, "the HTTP API is not in this static build of ledring yet; remove the section, "
-                      + "or install the full build (docs/install.md, \"Building from source\")")
-        return nil
-    }
-}
+/// The `http` section of the config (LEDRingNet's settings; the same reader as the full build).
+typealias HTTPSettings = LEDRingNet.HTTPSettings
 
-/// The static build's front ends: the MQTT bridge on the daemon's own poll loop (`MQTTLoopBridge`,
-/// ledring's own client: no thread, no libmosquitto), its socket and keep-alive one more
-/// descriptor and deadline of that loop. Requests queue in `LoopControl` and reach the rings
-/// through the daemon's `applyRemoteCommands`, as the full build's do. Used on the daemon's
-/// thread only.
+/// The static build's front ends on the daemon's own poll loop, no thread, no libmosquitto or
+/// libmicrohttpd: the MQTT bridge (`MQTTLoopBridge`, ledring's own client) and the HTTP API with
+/// the live page and the webhooks (`HTTPLoopServer`, ledring's own server), their sockets and
+/// timers more descriptors and deadlines of that loop. Requests queue in `LoopControl` and reach
+/// the rings through the daemon's `applyRemoteCommands`, as the full build's do; an HTTP answer
+/// waits for the picture after its request. Used on the daemon's thread only.
 final class NetworkFrontEnds {
     private let control: LoopControl
     private let system: any SystemCalls
     private(set) var mqtt: MQTTLoopBridge?
+    private(set) var http: HTTPLoopServer?
     /// The config's MQTT sources: each topic filter and its index in `sources`.
     private(set) var mqttSources: [(index: Int, topic: String)] = []
     /// The MQTT sources and settings the running bridge was started with.
@@ -238,7 +232,7 @@ final class NetworkFrontEnds {
     /// What starting the front ends would refuse in the files the config names, with the
     /// messages `ledring run` gives (TLS among them: this build has none).
     static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
-        mqtt.map { $0.fileProblems(tlsAvailable: false) } ?? []
+        (http.map { HTTPServing.fileProblems($0) } ?? []) + (mqtt.map { $0.fileProblems(tlsAvailable: false) } ?? [])
     }
 
     /// The front ends of a daemon with rings `names`, none running yet.
@@ -249,24 +243,36 @@ final class NetworkFrontEnds {
 
     /// Nothing wakes the loop from another thread: there is none.
     var wakeDescriptor: Int32? { nil }
-    /// The bridge's descriptors (its name lookup's, the broker's socket), for the loop's poll.
-    var pollEntries: [pollfd] { mqtt?.pollRequests ?? [] }
-    /// When `tick` has something to do (the keep-alive PINGREQ, a reconnect); nil when idle.
-    var nextDeadline: Double? { mqtt?.nextDeadline }
+    /// The bridge's descriptors (its name lookup's, the broker's socket) and the server's
+    /// (its listener, its connections), for the loop's poll.
+    var pollEntries: [pollfd] { (mqtt?.pollRequests ?? []) + (http?.pollRequests ?? []) }
+    /// When `tick` has something to do (the keep-alive PINGREQ, a reconnect, an HTTP deadline or
+    /// event); nil when idle.
+    var nextDeadline: Double? { [mqtt?.nextDeadline, http?.nextDeadline].compactMap { $0 }.min() }
     /// Whether any front end runs (so snapshots are worth building).
-    var isActive: Bool { mqtt != nil }
-    /// No HTTP server in this build.
-    var httpAddress: String? { nil }
+    var isActive: Bool { mqtt != nil || http != nil }
+    /// `address:port` the HTTP server listens on, when it runs.
+    var httpAddress: String? {
+        guard let http else { return nil }
+        let address = http.settings.address.contains(where: { $0 == ":" }) ? "[\(http.settings.address)]" : http.settings.address
+        return "\(address):\(http.port)"
+    }
     /// Whether the MQTT bridge is connected, when it runs.
     var mqttConnected: Bool? { mqtt?.isConnected }
 
-    /// Acts on what poll reported for `pollEntries`.
-    func handle(_ entries: ArraySlice<pollfd>, now: Double) { mqtt?.handle(entries, now: now) }
+    /// Acts on what poll reported for `pollEntries` (each front end takes its own descriptors).
+    func handle(_ entries: ArraySlice<pollfd>, now: Double) {
+        mqtt?.handle(entries, now: now)
+        http?.handle(entries, now: now)
+    }
     /// Runs what is due.
-    func tick(now: Double) { mqtt?.tick(now: now) }
+    func tick(now: Double) {
+        mqtt?.tick(now: now)
+        http?.tick(now: now)
+    }
 
-    /// Runs `apply` on each request the bridge queued and `source` on each source message, then
-    /// `publish`; nothing when none are queued.
+    /// Runs `apply` on each request the front ends queued and `source` on each source message,
+    /// then `publish`; nothing when none are queued.
     func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {
         let (requests, messages) = control.take()
         guard !requests.isEmpty || !messages.isEmpty else { return }
@@ -283,7 +289,9 @@ final class NetworkFrontEnds {
     /// Tells the front ends the picture changed.
     func publish(_ snapshot: RingSnapshot) {
         control.shown = snapshot
-        mqtt?.show(now: MonotonicClock.seconds())
+        let now = MonotonicClock.seconds()
+        mqtt?.show(now: now)
+        http?.show(now: now)
     }
 
     /// Tells the front ends the rings' names, ranges and looks (at start and after a reload).
@@ -292,19 +300,35 @@ final class NetworkFrontEnds {
     /// Refuses further requests (the daemon is stopping).
     func closeRemote() { control.closed = true }
 
-    /// Starts the bridge the config has a section for.
+    /// Starts the front ends the config has sections for; on failure nothing is left running.
     func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {
-        if let mqttSettings { mqtt = try startMQTT(mqttSettings) }
+        if let httpSettings { http = try startHTTP(httpSettings) }
+        if let mqttSettings {
+            do throws(CommandError) {
+                mqtt = try startMQTT(mqttSettings)
+            } catch {
+                stop()
+                throw error
+            }
+        }
     }
 
-    /// Applies a reloaded config: the bridge is started again when its settings or sources
-    /// changed (new rings or looks need no restart: it follows the snapshot); one that fails to
-    /// start is logged and left off.
+    /// Applies a reloaded config: a front end whose settings (or, for the bridge, sources)
+    /// changed is started again (new rings or looks need no restart: both follow the snapshot);
+    /// one that fails to start is logged and left off.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
+        if http?.settings != httpSettings {
+            stopHTTP()
+            if let httpSettings {
+                do throws(CommandError) { http = try startHTTP(httpSettings) } catch {
+                    Log.info("reload: the HTTP API stays off: \(error.message)")
+                }
+            }
+        }
         let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
         guard bridgeSettings != mqttSettings || sourcesMoved else { return }
         let former = mqtt?.retainedTopicsPublished ?? []
-        stop()
+        stopMQTT()
         if let mqttSettings {
             do throws(CommandError) { mqtt = try startMQTT(mqttSettings, former: former) } catch {
                 Log.info("reload: the MQTT bridge stays off: \(error.message)")
@@ -312,8 +336,36 @@ final class NetworkFrontEnds {
         }
     }
 
-    /// Stops the bridge (`offline` first).
+    /// Stops both (MQTT publishes `offline` first).
     func stop() {
+        stopMQTT()
+        stopHTTP()
+    }
+
+    private func startHTTP(_ settings: HTTPSettings) throws(CommandError) -> HTTPLoopServer {
+        do throws(HTTPServerError) {
+            let server = try HTTPLoopServer(settings: settings, control: control, system: system, log: { Log.info("http: " + $0) })
+            let control = self.control
+            server.submissions = { control.submitted }
+            try server.start()
+            return server
+        } catch {
+            let code: ExitCode = switch error {
+            case .unavailable, .libraryMissing, .cannotListen: .unavailable
+            case .tokenFile, .secretFile: .config
+            }
+            throw CommandError(error.description, code: code)
+        }
+    }
+
+    private func stopHTTP() {
+        guard let server = http else { return }
+        http = nil
+        server.stop()
+        Log.info("http: stopped")
+    }
+
+    private func stopMQTT() {
         guard let bridge = mqtt else { return }
         mqtt = nil
         bridgeSettings = nil
@@ -357,10 +409,14 @@ final class LoopControl: RingControl, @unchecked Sendable {
 
     init(names: [String]) { self.names = names }
 
+    /// Requests taken so far (the HTTP server holds an answer until the picture after its request).
+    private(set) var submitted = 0
+
     func submit(_ request: Request) throws(RequestError) {
         guard !closed else { throw .unavailable("ledring is stopping; try again once it has restarted") }
         try request.validate(rings: names, ranged: ranged, looks: looks)
         queue.append(request)
+        submitted += 1
     }
 
     func snapshot() -> RingSnapshot { shown }

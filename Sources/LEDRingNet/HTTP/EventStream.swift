@@ -15,23 +15,18 @@ final class EventStream: @unchecked Sendable {
     private var lastSent = -Double.infinity
     private var pending: [UInt8] = []
 
-    /// Seconds without a change before a keep-alive comment is sent (proxies and browsers drop
-    /// streams that stay silent too long, and a dead client is noticed when the write fails).
-    static let keepAlive: Double = 15
+    /// Seconds without a change before a keep-alive comment is sent.
+    static let keepAlive = HTTPServing.eventKeepAlive
 
     /// A stream that starts with the hub's current snapshot.
     init(hub: EventHub, interval: Double) {
         self.hub = hub
         self.interval = interval
         seen = hub.current
-        pending = Array("retry: 2000\n\n".utf8) + EventStream.event(hub.snapshot())
+        pending = HTTPServing.streamStart(hub.snapshot())
         lastSent = MonotonicClock.seconds()
     }
 
-    /// `event: snapshot` with the JSON on one `data:` line (the JSON has no newlines).
-    static func event(_ snapshot: RingSnapshot) -> [UInt8] {
-        Array("event: snapshot\ndata: ".utf8) + snapshot.jsonBytes() + Array("\n\n".utf8)
-    }
 
     /// Fills `buffer` with up to `capacity` bytes, waiting for the next snapshot when nothing is
     /// pending; nil when the stream ends (server stopping).
@@ -42,11 +37,11 @@ final class EventStream: @unchecked Sendable {
             case .closed:
                 return nil
             case .idle:
-                pending = Array(": keep-alive\n\n".utf8)
+                pending = HTTPServing.keepAliveComment
             case .changed(let version):
                 seen = version
                 lastSent = MonotonicClock.seconds()
-                pending = EventStream.event(hub.snapshot())
+                pending = HTTPServing.event(hub.snapshot())
             }
         }
         let count = min(capacity, pending.count)

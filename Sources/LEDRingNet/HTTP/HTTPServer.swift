@@ -38,15 +38,7 @@ public final class HTTPServer: Sendable {
 
     /// What starting a server with `settings` would refuse in the files it names (the token and
     /// the webhooks' secrets), each with the message `init` gives; for `ledring check-config`.
-    public static func fileProblems(_ settings: HTTPSettings) -> [String] {
-        var found: [String] = []
-        if let path = settings.tokenFile {
-            do throws(SecretFile.Problem) { _ = try SecretFile.firstLine(path) } catch {
-                found.append(HTTPServerError.tokenFile(path: path, reason: error.reason).description)
-            }
-        }
-        return found + Webhooks.problems(settings.webhooks).map(\.description)
-    }
+    public static func fileProblems(_ settings: HTTPSettings) -> [String] { HTTPServing.fileProblems(settings) }
 
     /// A server for `control`; reads `settings.tokenFile` now so a bad file fails at start-up.
     public init(settings: HTTPSettings, control: any RingControl,
@@ -55,15 +47,7 @@ public final class HTTPServer: Sendable {
         self.settings = settings
         self.control = control
         self.log = log
-        var token = settings.token
-        if let path = settings.tokenFile {
-            do throws(SecretFile.Problem) { token = try SecretFile.firstLine(path) } catch {
-                throw .tokenFile(path: path, reason: error.reason)
-            }
-        }
-        router = HTTPRouter(control: control, token: token, maxBodyBytes: settings.maxBodyBytes,
-                            requestGuard: RequestGuard(address: settings.address, names: settings.hosts),
-                            webhooks: try Webhooks(settings.webhooks))
+        router = try HTTPServing.router(settings, control: control)
     }
 
     /// Starts listening (a no-op when already running).
@@ -81,14 +65,7 @@ public final class HTTPServer: Sendable {
                 control.removeObserver(observer)
                 throw error
             }
-            let shown = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
-            log("listening on http://\(shown):\(daemon(running)?.port ?? 0)/")
-            if router.token == nil && !HTTPServer.isLoopback(settings.address) {
-                log("warning: \(settings.address) is reachable from other machines and no token is set; anyone there can drive the LEDs")
-            }
-            if !HTTPServer.isLoopback(settings.address) && settings.hosts.isEmpty {
-                log("answering to IP addresses and localhost only; to open the page by a name (raspberrypi.local), list it in http.hosts")
-            }
+            for line in HTTPServing.startLines(settings, port: daemon(running)?.port ?? 0, hasToken: router.token != nil) { log(line) }
         }
         #else
         throw .unavailable
@@ -119,10 +96,5 @@ public final class HTTPServer: Sendable {
     #if LEDRING_HTTP
     private func daemon(_ running: Running?) -> MicroHTTPDDaemon? { running?.daemon }
     #endif
-
-    /// Whether `address` only reaches this machine.
-    static func isLoopback(_ address: String) -> Bool {
-        address == "::1" || address.hasPrefix("127.")
-    }
 }
 #endif

@@ -13,9 +13,6 @@ final class MicroHTTPDDaemon: Sendable {
 
     private let handler: Handler
     private let handle: Handle
-    /// Connections accepted past `maxConnections`, only to be answered 503 "busy" (a reset
-    /// connection tells a client nothing).
-    static let busyReserve = 4
     private let stopped = Mutex(false)
     /// The port bound.
     let port: Int
@@ -48,7 +45,7 @@ final class MicroHTTPDDaemon: Sendable {
         }
         func start(_ address: UnsafePointer<sockaddr>) -> OpaquePointer? {
             ledring_mhd_start(flags, address, Handler.access, context, Handler.completed, context, Handler.notify, context,
-                              UInt32(settings.maxConnections + MicroHTTPDDaemon.busyReserve), UInt32(settings.idleTimeout), 64 * 1024)
+                              UInt32(settings.maxConnections + HTTPServing.busyReserve), UInt32(settings.idleTimeout), 64 * 1024)
         }
         errno = 0
         let daemon: OpaquePointer? = isV6
@@ -84,7 +81,7 @@ private final class Handler: Sendable {
 
     /// Bodies up to this size are read and dropped before a 413 (so the client sees the reply
     /// instead of a reset connection); beyond it the connection is closed.
-    static let drainLimit = 1 << 20
+    static let drainLimit = HTTPMessageReader.drainLimit
 
     init(router: HTTPRouter, hub: EventHub, table: ConnectionTable, interval: Double,
          log: @escaping @Sendable (String) -> Void) {
@@ -133,7 +130,7 @@ private final class Handler: Sendable {
     static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 
     /// Most request headers read (a browser sends about 20); a request with more gets 431.
-    static let maxHeaders = 100
+    static let maxHeaders = HTTPMessageReader.maxHeaders
 
     /// Every request header, by lower-case name, repeats kept.
     private func headers(_ connection: OpaquePointer) -> [String: [String]] {
@@ -161,8 +158,7 @@ private final class Handler: Sendable {
             state.pointee = Unmanaged.passRetained(upload).toOpaque()
             let maxBodyBytes = upload.limit
             guard table.started(Handler.key(connection)) else {
-                return send(connection, .error(503, "busy: \(table.limit) connections are open; try again in a moment",
-                                               headers: ["Connection": "close", "Retry-After": "1"]))
+                return send(connection, HTTPServing.busy(limit: table.limit))
             }
             // A request with more headers than are read is refused whole: past the ones read, a
             // second Host or Content-Length or a cross-site Origin would go unseen by the guard.
@@ -202,8 +198,7 @@ private final class Handler: Sendable {
             return send(connection, response)
         case .events:
             guard table.startStream(Handler.key(connection)) else {
-                return send(connection, .error(503, "busy: \(table.streamLimit) live pages are already open (http.maxEventStreams); "
-                                                    + "close one or try again later", headers: ["Connection": "close", "Retry-After": "5"]))
+                return send(connection, HTTPServing.streamsBusy(limit: table.streamLimit))
             }
             // A stream is quiet between changes (keep-alive comments aside): no idle timeout.
             ledring_mhd_set_timeout(connection, 0)
