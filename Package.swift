@@ -43,28 +43,24 @@ let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
 let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "LEDJSON", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
-// Network front ends (LEDRingNet) use libmosquitto for MQTT and libmicrohttpd for HTTP. A machine
-// with only the Swift toolchain must still build and run `--simulate`, so each C library is linked
-// only when its header is found; the matching define (LEDRING_MQTT, LEDRING_HTTP) then switches the
-// real implementation on, and without it the front end throws an error naming the package to
-// install (LEDRING_MOSQUITTO_HEADER, LEDRING_MICROHTTPD_HEADER).
+// The MQTT bridge of the full build uses libmosquitto (for TLS to the broker; the static build
+// has ledring's own MQTT client instead, and both builds have ledring's own HTTP server). A
+// machine with only the Swift toolchain must still build and run `--simulate`, so libmosquitto is
+// used only when its header is found; LEDRING_MQTT then switches the bridge on, and without it
+// the bridge throws an error naming the package to install (LEDRING_MOSQUITTO_HEADER).
 func systemHeaderFound(_ name: String, override variable: String) -> Bool {
     headerCandidates(name, override: variable).contains { FileManager.default.fileExists(atPath: $0) }
 }
 
 let hasMosquitto = systemHeaderFound("mosquitto.h", override: "LEDRING_MOSQUITTO_HEADER")
-let hasMicroHTTPD = systemHeaderFound("microhttpd.h", override: "LEDRING_MICROHTTPD_HEADER")
-// Neither library is linked: each C target opens its library with dlopen when MQTT or HTTP is
-// configured (linking them and the TLS libraries they pull in costs every `ledring run` about
-// 4.5 MB of memory), and forwards the calls ledring makes. Building still needs the -dev headers.
-let netSystemTargets: [Target] =
-    (hasMosquitto || hasMicroHTTPD ? [.target(name: "CLibraryLoader")] : [])
-    + (hasMosquitto ? [.target(name: "CMosquitto", dependencies: ["CLibraryLoader"])] : [])
-    + (hasMicroHTTPD ? [.target(name: "CMicroHTTPD", dependencies: ["CLibraryLoader"])] : [])
+// Not linked: the C target opens the library with dlopen when MQTT is configured (linking it and
+// the TLS libraries it pulls in costs every `ledring run` about 4.5 MB of memory), and forwards
+// the calls ledring makes. Building still needs the -dev header.
+let netSystemTargets: [Target] = hasMosquitto
+    ? [.target(name: "CLibraryLoader"), .target(name: "CMosquitto", dependencies: ["CLibraryLoader"])] : []
 let netDependencies: [Target.Dependency] = ["RingRender", "LEDJSON", "LEDRingControl", "LEDSystem", "LEDDNS", "LEDMQTT"]
-    + (hasMosquitto ? ["CMosquitto"] : []) + (hasMicroHTTPD ? ["CMicroHTTPD"] : [])
-let netSettings: [SwiftSetting] =
-    (hasMosquitto ? [.define("LEDRING_MQTT")] : []) + (hasMicroHTTPD ? [.define("LEDRING_HTTP")] : [])
+    + (hasMosquitto ? ["CMosquitto"] : [])
+let netSettings: [SwiftSetting] = hasMosquitto ? [.define("LEDRING_MQTT")] : []
 
 let package = Package(
     name: "ledring",

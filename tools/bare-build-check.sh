@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and tests ledring as a machine with only the Swift toolchain gets it: every optional C
-# library hidden (libgpiod, libmosquitto, libmicrohttpd), in its own build directory, so the
+# library hidden (libgpiod, libmosquitto), in its own build directory, so the
 # "library missing" code paths and their tests run too; then the README's quick start (the demo
 # on --simulate) from that build. .ci/run runs it; run it after touching Package.swift or an
 # `#if` around an optional library.
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=${LEDRING_BARE_SCRATCH:-.build-bare}
-export LEDRING_GPIOD_HEADER=none LEDRING_MOSQUITTO_HEADER=none LEDRING_MICROHTTPD_HEADER=none
+export LEDRING_GPIOD_HEADER=none LEDRING_MOSQUITTO_HEADER=none
 fail() { echo "bare-build-check: FAILED: $*" >&2; exit 1; }
 
 swift build --scratch-path "$scratch"

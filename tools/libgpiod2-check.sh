@@ -51,7 +51,7 @@ cd "$repo"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig" LEDRING_GPIOD_HEADER="$prefix/include/gpiod.h"
 # Without the network libraries: their pkg-config flags put -L/usr/lib/<triple> ahead of the
 # prefix, so the linker would take the system's libgpiod 1.6; and the main build tests them.
-export LEDRING_MOSQUITTO_HEADER=none LEDRING_MICROHTTPD_HEADER=none
+export LEDRING_MOSQUITTO_HEADER=none
 flags=(--scratch-path "$scratch" -Xcc "-I$prefix/include" -Xlinker "-L$prefix/lib" -Xlinker -rpath -Xlinker "$prefix/lib")
 swift build "${flags[@]}" --product ledring
 swift build "${flags[@]}" --product gpio-sim-probe

@@ -3,6 +3,7 @@ import LEDRingControl
 import LEDRingControlTesting
 import LEDRingNet
 import LEDRingNetTesting
+import LEDSystem
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -25,9 +26,8 @@ import Glibc
         return try LoopbackHTTP.parse(received)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func anotherOriginCannotTurnThePowerOff(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind)
+    @Test func anotherOriginCannotTurnThePowerOff() throws {
+        let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
         let reply = try Self.raw(server.port, ["POST /api/power HTTP/1.1", "Host: 127.0.0.1:\(server.port)", "Origin: http://evil.example",
                                                "Content-Type: text/plain", "Content-Length: 3", "Connection: close"], body: "off")
@@ -40,9 +40,8 @@ import Glibc
 
     /// The guard reads every header or refuses the request: after 100 junk headers a cross-site
     /// Origin, a second Host or a second Content-Length used to go unseen (200).
-    @Test(arguments: HTTPKind.available)
-    func headersPastTheOnesReadCannotHide(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind)
+    @Test func headersPastTheOnesReadCannotHide() throws {
+        let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
         let junk = (0..<100).map { "X-Junk-\($0): \($0)" }
         let hidden = try Self.raw(server.port, ["POST /api/power HTTP/1.1", "Host: 127.0.0.1:\(server.port)"] + junk
@@ -63,9 +62,8 @@ import Glibc
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func aRebindingHostIsNotServed(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind)
+    @Test func aRebindingHostIsNotServed() throws {
+        let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
         let reply = try Self.raw(server.port, ["GET /api/state HTTP/1.1", "Host: evil.example:\(server.port)", "Connection: close"])
         #expect(reply.status == 421 && !reply.body.contains("rings"))
@@ -76,9 +74,8 @@ import Glibc
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func noHostAndTwoLengthsAreRefused(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind)
+    @Test func noHostAndTwoLengthsAreRefused() throws {
+        let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
         let noHost = try Self.raw(server.port, ["POST /api/reset HTTP/1.1", "Content-Length: 0", "Connection: close"])
         #expect(noHost.status == 400)
@@ -88,9 +85,8 @@ import Glibc
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func lowerCaseBearerAndNoTokenInWriteURLs(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind, token: "s3cret")
+    @Test func lowerCaseBearerAndNoTokenInWriteURLs() throws {
+        let (server, control) = try HTTPServerTests.running(token: "s3cret")
         defer { server.stop() }
         let lower = try LoopbackHTTP.request(port: server.port, "GET", "/api/state", headers: ["Authorization": "bearer s3cret"])
         #expect(lower.status == 200)
@@ -99,9 +95,8 @@ import Glibc
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func errorsSayWhereAndNeverShowFoundationText(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind)
+    @Test func errorsSayWhereAndNeverShowFoundationText() throws {
+        let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
         let json = ["Content-Type": "application/json"]
         let invalidUTF8 = Array(#"{"value":""#.utf8) + [0xFF] + Array(#""}"#.utf8)
@@ -119,9 +114,8 @@ import Glibc
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func openEventStreamsLeaveRoomForOthers(_ kind: HTTPKind) throws {
-        let (server, control) = try HTTPServerTests.running(kind)
+    @Test func openEventStreamsLeaveRoomForOthers() throws {
+        let (server, control) = try HTTPServerTests.running()
         defer { server.stop() }
         // As many streams as the old connection limit: the pool takes a few, the rest are told
         // "busy" (503), never reset, and a plain request is still answered.
@@ -142,18 +136,17 @@ import Glibc
     }
 
     /// A server whose clients must finish their headers within 1 s and may idle 1 s.
-    static func impatient(_ kind: HTTPKind) throws -> (any TestedHTTPServer, RecordingRingControl) {
+    static func impatient() throws -> (LoopHTTPRunner, RecordingRingControl) {
         var settings = HTTPSettings()
         settings.port = 0
         settings.headerTimeout = 1
         settings.idleTimeout = 1
         let control = try RecordingRingControl()
-        return (try kind.start(settings: settings, control: control), control)
+        return (try LoopHTTPRunner(settings: settings, control: control, log: { _ in }), control)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func slowHeadersAndIdleConnectionsAreClosed(_ kind: HTTPKind) throws {
-        let (server, _) = try Self.impatient(kind)
+    @Test func slowHeadersAndIdleConnectionsAreClosed() throws {
+        let (server, _) = try Self.impatient()
         defer { server.stop() }
         // Trickling: a byte now and then keeps an idle timer happy, not the header deadline.
         let slow = try LoopbackHTTP.connect(port: server.port)
@@ -192,9 +185,8 @@ import Glibc
         #expect(ended && String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
     }
 
-    @Test(arguments: HTTPKind.available)
-    func trickledHeadersDoNotLockOthersOut(_ kind: HTTPKind) throws {
-        let (server, _) = try HTTPServerTests.running(kind)
+    @Test func trickledHeadersDoNotLockOthersOut() throws {
+        let (server, _) = try HTTPServerTests.running()
         defer { server.stop() }
         // 32 clients that start a request and never finish its headers.
         var slow: [Int32] = []
@@ -216,7 +208,7 @@ import Glibc
         var settings = HTTPSettings()
         settings.tokenFile = "/dev/zero"
         #expect {
-            _ = try HTTPServer(settings: settings, control: try RecordingRingControl(), log: { _ in })
+            _ = try HTTPLoopServer(settings: settings, control: try RecordingRingControl(), system: LinuxSystemCalls(), log: { _ in })
         } throws: { error in
             "\(error)".contains("/dev/zero") && "\(error)".contains("not a regular file") && !"\(error)".contains("permission")
         }

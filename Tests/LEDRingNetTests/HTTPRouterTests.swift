@@ -3,7 +3,7 @@ import LEDRingControlTesting
 import LEDRingNet
 import Testing
 
-/// The routes without a server: these run in every build, with or without libmicrohttpd.
+/// The routes without a server.
 @Suite struct HTTPRouterTests {
     let control: RecordingRingControl
     init() throws { control = try RecordingRingControl() }

@@ -6,23 +6,22 @@ import LEDRingNet
 import Testing
 import LEDRingNetTesting
 
-/// The HTTP API end to end over loopback, against both servers (libmicrohttpd's where this build
-/// has it, and the static build's own on a poll loop).
+/// The HTTP API end to end over loopback: `HTTPLoopServer` on a poll loop of its own thread, as
+/// the daemon runs it.
 @Suite struct HTTPServerTests {
     /// A running server on a kernel-chosen loopback port.
-    static func running(_ kind: HTTPKind, token: String? = nil, address: String = "127.0.0.1") throws
-        -> (any TestedHTTPServer, RecordingRingControl) {
+    static func running(token: String? = nil, address: String = "127.0.0.1") throws
+        -> (LoopHTTPRunner, RecordingRingControl) {
         var settings = HTTPSettings()
         settings.port = 0
         settings.address = address
         settings.token = token
         let control = try RecordingRingControl()
-        return (try kind.start(settings: settings, control: control), control)
+        return (try LoopHTTPRunner(settings: settings, control: control, log: { _ in }), control)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func stateSetAndReset(_ kind: HTTPKind) throws {
-        let (server, control) = try Self.running(kind)
+    @Test func stateSetAndReset() throws {
+        let (server, control) = try Self.running()
         defer { server.stop() }
         #expect(server.port > 0)
         let state = try LoopbackHTTP.request(port: server.port, "GET", "/api/state")
@@ -39,9 +38,8 @@ import LEDRingNetTesting
         #expect(control.commands == [.set(["move": 0.75], duration: 0.5, curve: .easeOut), .defaultReset])
     }
 
-    @Test(arguments: HTTPKind.available)
-    func malformedJSONUnknownRingsWrongMethodsAndTraversal(_ kind: HTTPKind) throws {
-        let (server, control) = try Self.running(kind)
+    @Test func malformedJSONUnknownRingsWrongMethodsAndTraversal() throws {
+        let (server, control) = try Self.running()
         defer { server.stop() }
         let bad = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", body: "{\"value\": 0.5,",
                                           headers: ["Content-Type": "application/json"])
@@ -55,9 +53,8 @@ import LEDRingNetTesting
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func oversizedBodiesGet413(_ kind: HTTPKind) throws {
-        let (server, control) = try Self.running(kind)
+    @Test func oversizedBodiesGet413() throws {
+        let (server, control) = try Self.running()
         defer { server.stop() }
         // Declared too big: refused from the headers alone, before any body is sent.
         let declared = try LoopbackHTTP.request(port: server.port, "POST", "/api/rings/move", headers: ["Content-Length": "1000000"])
@@ -71,9 +68,8 @@ import LEDRingNetTesting
         #expect(control.commands.isEmpty)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func tokenIsRequiredWhenConfigured(_ kind: HTTPKind) throws {
-        let (server, _) = try Self.running(kind, token: "t0ken")
+    @Test func tokenIsRequiredWhenConfigured() throws {
+        let (server, _) = try Self.running(token: "t0ken")
         defer { server.stop() }
         let none = try LoopbackHTTP.request(port: server.port, "GET", "/api/state")
         #expect(none.status == 401 && none.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
@@ -86,9 +82,8 @@ import LEDRingNetTesting
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/").status == 200)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func eventsStreamEveryChange(_ kind: HTTPKind) throws {
-        let (server, control) = try Self.running(kind)
+    @Test func eventsStreamEveryChange() throws {
+        let (server, control) = try Self.running()
         defer { server.stop() }
         let events = try EventStreamReader(port: server.port)
         let first = try RingSnapshot(json: JSONValue.parse(try events.next()))
@@ -100,33 +95,21 @@ import LEDRingNetTesting
         #expect(snapshot.ring(named: "stand")?.leds.contains { $0 != "#000000" } == true)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func listensOnIPv6LoopbackToo(_ kind: HTTPKind) throws {
-        let (server, _) = try Self.running(kind, address: "::1")
+    @Test func listensOnIPv6LoopbackToo() throws {
+        let (server, _) = try Self.running(address: "::1")
         defer { server.stop() }
         #expect(try LoopbackHTTP.request(port: server.port, "GET", "/api/state", host: "::1").status == 200)
     }
 
-    @Test(arguments: HTTPKind.available)
-    func aPortInUseIsAnErrorNamingIt(_ kind: HTTPKind) throws {
-        let (first, control) = try Self.running(kind)
+    @Test func aPortInUseIsAnErrorNamingIt() throws {
+        let (first, control) = try Self.running()
         defer { first.stop() }
         var settings = HTTPSettings()
         settings.port = first.port
         #expect {
-            _ = try kind.start(settings: settings, control: control)
+            _ = try LoopHTTPRunner(settings: settings, control: control, log: { _ in })
         } throws: { error in
             "\(error)".contains("port \(first.port)") && "\(error)".contains("choose another http.port")
         }
-    }
-}
-
-/// The header-less build says what to install.
-@Suite struct HTTPServerUnavailableTests {
-    @Test(.enabled(if: !HTTPServer.isAvailable, "this build has libmicrohttpd"))
-    func startExplainsTheMissingLibrary() throws {
-        let server = try HTTPServer(settings: HTTPSettings(), control: try RecordingRingControl(), log: { _ in })
-        #expect(throws: HTTPServerError.unavailable) { try server.start() }
-        #expect("\(HTTPServerError.unavailable)".contains("sudo apt install libmicrohttpd-dev"))
     }
 }

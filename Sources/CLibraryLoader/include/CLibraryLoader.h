@@ -1,4 +1,4 @@
-// Opening an optional C library at run time, shared by CMosquitto and CMicroHTTPD: the first of
+// Opening an optional C library at run time (CMosquitto; a second library would share it): the first of
 // its sonames that dlopen finds, its functions looked up once (thread-safe), and one error text
 // naming what is missing. Each library's loader.c keeps its own forwarders, whose prototypes
 // come from the library's own header.

@@ -7,8 +7,8 @@ import LEDSystem
 import RingRender
 import Synchronization
 
-/// The daemon as a `RingControl` for the network front ends, whose threads (libmicrohttpd's,
-/// libmosquitto's) call it. It never touches daemon state: a request is checked here against a
+/// The daemon as a `RingControl` for the network front ends, whose thread (libmosquitto's)
+/// calls it. It never touches daemon state: a request is checked here against a
 /// copy of the ring names (`Request.validate(rings:)`, the controller's own check), queued under
 /// a lock, and the poll loop is woken through a self-pipe; the loop applies it on its own thread
 /// through the same `Controller.apply` as socket requests, then hands back a fresh snapshot and

@@ -1,9 +1,10 @@
 // The one seam between the daemon and the network front ends (LEDRingNet: MQTT and HTTP). The
 // daemon and the config reader use only what this file declares, so the Embedded Swift build (the
-// static Pi binaries, tools/embedded-build.sh) swaps this file's contents and nothing else. The
-// full build's front ends open libmosquitto and libmicrohttpd with dlopen and run their own
-// threads, neither of which an Embedded Swift static binary can: there, MQTT runs on the daemon's
-// poll loop (MQTTLoopBridge, the same rules as MQTTBridge through MQTTBridgeCore).
+// static Pi binaries, tools/embedded-build.sh) swaps the MQTT half of this file and nothing else.
+// HTTP is the same in both builds: ledring's own server (`HTTPLoopServer`) on the daemon's poll
+// loop (`LoopHTTP`, below). MQTT differs: the full build opens libmosquitto with dlopen and runs
+// its thread (for TLS); an Embedded Swift static binary can do neither, so there MQTT runs on the
+// poll loop too (MQTTLoopBridge, the same rules as MQTTBridge through MQTTBridgeCore).
 #if !hasFeature(Embedded)
 import Glibc
 import LEDRingControl
@@ -13,16 +14,16 @@ import RingRender
 
 /// The `mqtt` section of the config (LEDRingNet's settings).
 typealias MQTTSettings = LEDRingNet.MQTTSettings
-/// The `http` section of the config (LEDRingNet's settings).
-typealias HTTPSettings = LEDRingNet.HTTPSettings
 
-/// The HTTP server and MQTT bridge the config asks for, driving the daemon through its
-/// `DaemonRemote`: started with the daemon, restarted by a reload that changes their settings,
-/// stopped before the final blank frame. Used on the daemon's thread only.
+/// The MQTT bridge and HTTP server the config asks for: the bridge on libmosquitto's thread,
+/// driving the daemon through its `DaemonRemote`; the server on the daemon's loop (`LoopHTTP`).
+/// Started with the daemon, restarted by a reload that changes their settings, stopped before
+/// the final blank frame. Used on the daemon's thread only.
 final class NetworkFrontEnds {
-    /// What the front ends drive.
+    /// What the MQTT bridge drives.
     let remote: DaemonRemote
-    private(set) var http: HTTPServer?
+    /// The HTTP API, on the loop.
+    let web: LoopHTTP
     private(set) var mqtt: MQTTBridge?
     /// The config's MQTT sources: each topic filter and its index in `sources`.
     private(set) var mqttSources: [(index: Int, topic: String)] = []
@@ -32,30 +33,33 @@ final class NetworkFrontEnds {
     /// What starting the front ends would refuse in the files the config names (token, secrets,
     /// password, TLS), with the messages `ledring run` gives: `check-config` lists them.
     static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
-        (http.map(HTTPServer.fileProblems) ?? []) + (mqtt.map { $0.fileProblems() } ?? [])
+        (http.map { HTTPServing.fileProblems($0) } ?? []) + (mqtt.map { $0.fileProblems() } ?? [])
     }
 
     /// Nothing running yet.
-    init(remote: DaemonRemote) {
+    init(remote: DaemonRemote, names: [String], system: any SystemCalls) {
         self.remote = remote
+        web = LoopHTTP(control: LoopControl(names: names), system: system)
     }
 
     /// The front ends of a daemon with rings `names`, none running yet.
     convenience init(names: [String], system: any SystemCalls) throws(SystemError) {
         self.init(remote: try DaemonRemote(names: names, snapshot: RingSnapshot(rings: [], brightness: 1, power: true),
-                                           system: system))
+                                           system: system), names: names, system: system)
     }
 
-    /// The descriptor that becomes readable when a front end has queued requests for the loop.
+    /// The HTTP server, when it runs.
+    var http: HTTPLoopServer? { web.server }
+    /// The descriptor that becomes readable when the MQTT bridge has queued requests for the loop.
     var wakeDescriptor: Int32? { remote.readEnd }
-    /// Descriptors of the loop's own: none here (these front ends run on their threads).
-    var pollEntries: [pollfd] { [] }
-    /// Nothing timed on the loop.
-    var nextDeadline: Double? { nil }
-    /// Nothing polled on the loop.
-    func handle(_ entries: ArraySlice<pollfd>, now: Double) {}
-    /// Nothing timed on the loop.
-    func tick(now: Double) {}
+    /// The HTTP server's descriptors (its listener, its connections), for the loop's poll.
+    var pollEntries: [pollfd] { web.pollEntries }
+    /// When the HTTP server has something to do; nil when idle.
+    var nextDeadline: Double? { web.nextDeadline }
+    /// Acts on what poll reported for `pollEntries`.
+    func handle(_ entries: ArraySlice<pollfd>, now: Double) { web.handle(entries, now: now) }
+    /// Runs what is due.
+    func tick(now: Double) { web.tick(now: now) }
 
     /// Runs `apply` on each request the front ends queued and `source` on each source message
     /// (index in the config's `sources`, payload, whether it was retained), then `publish`, then
@@ -63,7 +67,9 @@ final class NetworkFrontEnds {
     func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {
         let commands = remote.takeCommands()
         let messages = remote.takeSourceMessages()
-        guard !commands.isEmpty || !messages.isEmpty else { return }
+        let (requests, _) = web.control.take()
+        guard !commands.isEmpty || !messages.isEmpty || !requests.isEmpty else { return }
+        for request in requests { apply(request) }
         for pending in commands { apply(pending.request) }
         for message in messages { source(message.index, message.payload, message.retained) }
         publish()
@@ -77,30 +83,35 @@ final class NetworkFrontEnds {
     }
 
     /// Tells the front ends the picture changed.
-    func publish(_ snapshot: RingSnapshot) { remote.publish(snapshot) }
+    func publish(_ snapshot: RingSnapshot) {
+        remote.publish(snapshot)
+        web.show(snapshot)
+    }
 
     /// Tells the front ends the rings' names after a reload.
-    func updateRings(_ layout: RingLayout) { remote.updateRings(layout) }
+    func updateRings(_ layout: RingLayout) {
+        remote.updateRings(layout)
+        web.control.update(layout)
+    }
 
     /// Refuses further requests and releases every waiting caller (the daemon is stopping).
-    func closeRemote() { remote.close() }
+    func closeRemote() {
+        remote.close()
+        web.control.closed = true
+    }
 
     /// Whether any front end runs (so snapshots are worth building).
-    var isActive: Bool { http != nil || mqtt != nil }
+    var isActive: Bool { web.server != nil || mqtt != nil }
 
     /// `address:port` the HTTP server listens on, when it runs.
-    var httpAddress: String? {
-        guard let http else { return nil }
-        let address = http.settings.address.contains(":") ? "[\(http.settings.address)]" : http.settings.address
-        return "\(address):\(http.port)"
-    }
+    var httpAddress: String? { web.address }
 
     /// Whether the MQTT bridge is connected, when it runs.
     var mqttConnected: Bool? { mqtt?.isConnected }
 
     /// Starts the front ends `config` has sections for; on failure nothing is left running.
     func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {
-        if let httpSettings { http = try startHTTP(httpSettings) }
+        if let httpSettings { try web.start(httpSettings) }
         if let mqttSettings {
             do throws(CommandError) {
                 mqtt = try startMQTT(mqttSettings)
@@ -112,22 +123,15 @@ final class NetworkFrontEnds {
     }
 
     /// Applies a reloaded config: a front end whose settings changed is stopped and started again
-    /// (new rings or looks need no restart: the MQTT bridge follows the snapshot); one that fails
-    /// to start is logged and left off, and the running config of the others stays.
+    /// (new rings or looks need no restart: both follow the snapshot); one that fails to start is
+    /// logged and left off, and the running config of the others stays.
     ///
-    /// Stopping a front end waits for its threads, and one of them may be waiting for the loop
-    /// (which is running this): callers are released first, so the reload never waits on them.
+    /// Stopping the bridge waits for its thread, which may be waiting for the loop (which is
+    /// running this): callers are released first, so the reload never waits on them.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
         remote.releaseWaiters()
         defer { remote.resumeWaiting() }
-        if http?.settings != httpSettings {
-            stopHTTP()
-            if let httpSettings {
-                do throws(CommandError) { http = try startHTTP(httpSettings) } catch {
-                    Log.info("reload: the HTTP API stays off: \(error.message)")
-                }
-            }
-        }
+        web.reload(httpSettings)
         // The bridge maps each message to a source's index: a reload that moves a source (even
         // with the same topics) needs a bridge with the new indices.
         let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
@@ -145,21 +149,7 @@ final class NetworkFrontEnds {
     /// Stops both (MQTT publishes `offline` first).
     func stop() {
         stopMQTT()
-        stopHTTP()
-    }
-
-    private func startHTTP(_ settings: HTTPSettings) throws(CommandError) -> HTTPServer {
-        do throws(HTTPServerError) {
-            let server = try HTTPServer(settings: settings, control: remote, log: { Log.info("http: " + $0) })
-            try server.start()
-            return server
-        } catch {
-            let code: ExitCode = switch error {
-            case .unavailable, .libraryMissing, .cannotListen: .unavailable
-            case .tokenFile, .secretFile: .config
-            }
-            throw CommandError(error.description, code: code)
-        }
+        web.stop()
     }
 
     /// Starts a bridge; `former` are the retained topics the bridge before it published (a
@@ -184,13 +174,6 @@ final class NetworkFrontEnds {
         return bridge
     }
 
-    private func stopHTTP() {
-        guard let server = http else { return }
-        http = nil
-        server.stop()
-        Log.info("http: stopped")
-    }
-
     private func stopMQTT() {
         guard let bridge = mqtt else { return }
         mqtt = nil
@@ -209,8 +192,6 @@ import RingRender
 /// The `mqtt` section of the config (LEDRingNet's settings; the same reader as the full build).
 typealias MQTTSettings = LEDRingNet.MQTTSettings
 
-/// The `http` section of the config (LEDRingNet's settings; the same reader as the full build).
-typealias HTTPSettings = LEDRingNet.HTTPSettings
 
 /// The static build's front ends on the daemon's own poll loop, no thread, no libmosquitto or
 /// libmicrohttpd: the MQTT bridge (`MQTTLoopBridge`, ledring's own client) and the HTTP API with
@@ -222,7 +203,8 @@ final class NetworkFrontEnds {
     private let control: LoopControl
     private let system: any SystemCalls
     private(set) var mqtt: MQTTLoopBridge?
-    private(set) var http: HTTPLoopServer?
+    /// The HTTP API (the same as the full build's).
+    let web: LoopHTTP
     /// The config's MQTT sources: each topic filter and its index in `sources`.
     private(set) var mqttSources: [(index: Int, topic: String)] = []
     /// The MQTT sources and settings the running bridge was started with.
@@ -239,36 +221,36 @@ final class NetworkFrontEnds {
     init(names: [String], system: any SystemCalls) throws(SystemError) {
         control = LoopControl(names: names)
         self.system = system
+        web = LoopHTTP(control: control, system: system)
     }
+
+    /// The HTTP server, when it runs.
+    var http: HTTPLoopServer? { web.server }
 
     /// Nothing wakes the loop from another thread: there is none.
     var wakeDescriptor: Int32? { nil }
     /// The bridge's descriptors (its name lookup's, the broker's socket) and the server's
     /// (its listener, its connections), for the loop's poll.
-    var pollEntries: [pollfd] { (mqtt?.pollRequests ?? []) + (http?.pollRequests ?? []) }
+    var pollEntries: [pollfd] { (mqtt?.pollRequests ?? []) + web.pollEntries }
     /// When `tick` has something to do (the keep-alive PINGREQ, a reconnect, an HTTP deadline or
     /// event); nil when idle.
-    var nextDeadline: Double? { [mqtt?.nextDeadline, http?.nextDeadline].compactMap { $0 }.min() }
+    var nextDeadline: Double? { [mqtt?.nextDeadline, web.nextDeadline].compactMap { $0 }.min() }
     /// Whether any front end runs (so snapshots are worth building).
-    var isActive: Bool { mqtt != nil || http != nil }
+    var isActive: Bool { mqtt != nil || web.server != nil }
     /// `address:port` the HTTP server listens on, when it runs.
-    var httpAddress: String? {
-        guard let http else { return nil }
-        let address = http.settings.address.contains(where: { $0 == ":" }) ? "[\(http.settings.address)]" : http.settings.address
-        return "\(address):\(http.port)"
-    }
+    var httpAddress: String? { web.address }
     /// Whether the MQTT bridge is connected, when it runs.
     var mqttConnected: Bool? { mqtt?.isConnected }
 
     /// Acts on what poll reported for `pollEntries` (each front end takes its own descriptors).
     func handle(_ entries: ArraySlice<pollfd>, now: Double) {
         mqtt?.handle(entries, now: now)
-        http?.handle(entries, now: now)
+        web.handle(entries, now: now)
     }
     /// Runs what is due.
     func tick(now: Double) {
         mqtt?.tick(now: now)
-        http?.tick(now: now)
+        web.tick(now: now)
     }
 
     /// Runs `apply` on each request the front ends queued and `source` on each source message,
@@ -288,10 +270,8 @@ final class NetworkFrontEnds {
 
     /// Tells the front ends the picture changed.
     func publish(_ snapshot: RingSnapshot) {
-        control.shown = snapshot
-        let now = MonotonicClock.seconds()
-        mqtt?.show(now: now)
-        http?.show(now: now)
+        web.show(snapshot)  // sets control.shown, which the bridge reads too
+        mqtt?.show(now: MonotonicClock.seconds())
     }
 
     /// Tells the front ends the rings' names, ranges and looks (at start and after a reload).
@@ -302,7 +282,7 @@ final class NetworkFrontEnds {
 
     /// Starts the front ends the config has sections for; on failure nothing is left running.
     func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {
-        if let httpSettings { http = try startHTTP(httpSettings) }
+        if let httpSettings { try web.start(httpSettings) }
         if let mqttSettings {
             do throws(CommandError) {
                 mqtt = try startMQTT(mqttSettings)
@@ -317,14 +297,7 @@ final class NetworkFrontEnds {
     /// changed is started again (new rings or looks need no restart: both follow the snapshot);
     /// one that fails to start is logged and left off.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
-        if http?.settings != httpSettings {
-            stopHTTP()
-            if let httpSettings {
-                do throws(CommandError) { http = try startHTTP(httpSettings) } catch {
-                    Log.info("reload: the HTTP API stays off: \(error.message)")
-                }
-            }
-        }
+        web.reload(httpSettings)
         let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
         guard bridgeSettings != mqttSettings || sourcesMoved else { return }
         let former = mqtt?.retainedTopicsPublished ?? []
@@ -339,30 +312,7 @@ final class NetworkFrontEnds {
     /// Stops both (MQTT publishes `offline` first).
     func stop() {
         stopMQTT()
-        stopHTTP()
-    }
-
-    private func startHTTP(_ settings: HTTPSettings) throws(CommandError) -> HTTPLoopServer {
-        do throws(HTTPServerError) {
-            let server = try HTTPLoopServer(settings: settings, control: control, system: system, log: { Log.info("http: " + $0) })
-            let control = self.control
-            server.submissions = { control.submitted }
-            try server.start()
-            return server
-        } catch {
-            let code: ExitCode = switch error {
-            case .unavailable, .libraryMissing, .cannotListen: .unavailable
-            case .tokenFile, .secretFile: .config
-            }
-            throw CommandError(error.description, code: code)
-        }
-    }
-
-    private func stopHTTP() {
-        guard let server = http else { return }
-        http = nil
-        server.stop()
-        Log.info("http: stopped")
+        web.stop()
     }
 
     private func stopMQTT() {
@@ -393,7 +343,89 @@ final class NetworkFrontEnds {
     }
 }
 
-/// The daemon as a `RingControl` for the loop bridge, on the daemon's thread: a request is
+#endif
+
+/// The `http` section of the config (LEDRingNet's settings, in both builds).
+typealias HTTPSettings = LEDRingNet.HTTPSettings
+
+/// The HTTP API on the daemon's poll loop, the same in both builds: `HTTPLoopServer` (ledring's
+/// own server; its listener and connections more descriptors and deadlines of the loop) over a
+/// `LoopControl`, whose queue the loop applies between its turns, so an answer waits for the
+/// picture after its request. Started with the daemon, restarted by a reload that changes its
+/// settings. Used on the daemon's thread only.
+final class LoopHTTP {
+    /// What the server drives.
+    let control: LoopControl
+    private let system: any SystemCalls
+    /// The server, while it runs.
+    private(set) var server: HTTPLoopServer?
+
+    init(control: LoopControl, system: any SystemCalls) {
+        self.control = control
+        self.system = system
+    }
+
+    /// The server's descriptors, for the loop's poll.
+    var pollEntries: [pollfd] { server?.pollRequests ?? [] }
+    /// When the server has something to do; nil when idle.
+    var nextDeadline: Double? { server?.nextDeadline }
+    /// Acts on what poll reported (the server takes its own descriptors).
+    func handle(_ entries: ArraySlice<pollfd>, now: Double) { server?.handle(entries, now: now) }
+    /// Runs what is due.
+    func tick(now: Double) { server?.tick(now: now) }
+
+    /// The picture changed: held answers go, event streams send it.
+    func show(_ snapshot: RingSnapshot) {
+        control.shown = snapshot
+        server?.show(now: MonotonicClock.seconds())
+    }
+
+    /// `address:port` it listens on, when it runs.
+    var address: String? {
+        guard let server else { return nil }
+        let address = server.settings.address.contains(where: { $0 == ":" }) ? "[\(server.settings.address)]" : server.settings.address
+        return "\(address):\(server.port)"
+    }
+
+    /// Starts listening with `settings`.
+    func start(_ settings: HTTPSettings) throws(CommandError) {
+        do throws(HTTPServerError) {
+            let made = try HTTPLoopServer(settings: settings, control: control, system: system, log: { Log.info("http: " + $0) })
+            let control = self.control
+            made.submissions = { control.submitted }
+            try made.start()
+            server = made
+        } catch {
+            let code: ExitCode = switch error {
+            case .cannotListen: .unavailable
+            case .tokenFile, .secretFile: .config
+            }
+            throw CommandError(error.description, code: code)
+        }
+    }
+
+    /// A reload: started again when the settings changed; one that fails to start is logged
+    /// and left off.
+    func reload(_ settings: HTTPSettings?) {
+        guard server?.settings != settings else { return }
+        stop()
+        guard let settings else { return }
+        do throws(CommandError) { try start(settings) } catch {
+            Log.info("reload: the HTTP API stays off: \(error.message)")
+        }
+    }
+
+    /// Stops listening and closes every connection.
+    func stop() {
+        guard let running = server else { return }
+        server = nil
+        running.stop()
+        Log.info("http: stopped")
+    }
+}
+
+/// The daemon as a `RingControl` for the front ends on its loop (the HTTP server in both builds,
+/// the static build's MQTT bridge), on the daemon's thread: a request is
 /// checked against the rings as the controller checks it (`Request.validate`), so the bridge
 /// knows at once what was refused, and queued for the loop to apply right after; the snapshot
 /// is the one the loop last published. (Sendable only by the protocol's demand: one thread.)
@@ -445,8 +477,6 @@ final class LoopControl: RingControl, @unchecked Sendable {
         return (queue, sourceMessages.sorted { $0.key < $1.key }.map { (index: $0.key, payload: $0.value.payload, retained: $0.value.retained) })
     }
 }
-#endif
-
 /// Whether a reload moved the MQTT sources (each topic filter and its index in the config's
 /// `sources`): the bridge maps each message to a source's index, so even the same topics at other
 /// indices need a new bridge. Both builds' front ends ask it.

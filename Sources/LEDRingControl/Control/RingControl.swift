@@ -2,10 +2,10 @@ import RingRender
 
 /// What the network front ends (MQTT, HTTP) need from whoever owns the rings: one entry for
 /// every command (`submit`, the same `Request` the socket speaks), a snapshot of what is shown,
-/// and change notifications. The daemon conforms (`DaemonRemote`); tests use the real
+/// and change notifications. The daemon conforms (`DaemonRemote` for libmosquitto's thread, `LoopControl` on its own loop); tests use the real
 /// `Controller` behind `RecordingRingControl` in LEDRingControlTesting.
 ///
-/// Every method may be called from any thread (libmosquitto's and libmicrohttpd's threads call
+/// Every method may be called from any thread (libmosquitto's thread calls
 /// in), and a refused request changes nothing. Class-bound, so `any RingControl` also works where
 /// only class existentials do (Embedded Swift).
 public protocol RingControl: AnyObject, Sendable {

@@ -12,11 +12,12 @@ import LEDSystem
 /// never wakes the daemon), `show(now:)` after every change of the picture. Every socket is
 /// non-blocking and every call goes through the `SystemCalls` seam.
 ///
-/// Requests are answered in order on each connection (pipelining), kept-alive connections are
-/// closed after `idleTimeout` s of silence, a request's headers (and then its body) must arrive
-/// within `headerTimeout` s, at most `maxConnections` are served (4 more are told 503 "busy", the
-/// oldest idle or half-sent connection is cut to make room), and at most `maxEventStreams` event
-/// streams run, each sending the newest snapshot at most every `eventInterval` s.
+/// Requests are answered in order on each connection (pipelining); kept-alive connections are
+/// closed after `idleTimeout` s of silence; who is served, who waits and who is cut when slow
+/// or idle clients crowd the server is `HTTPRoom`'s (at most `maxConnections` served and 4 more
+/// told 503 "busy", the oldest waiting connection cut to make room, one host's share, the header
+/// and body deadlines, at most `maxEventStreams` event streams, each sending the newest snapshot
+/// at most every `eventInterval` s).
 ///
 /// When `submissions` is set (the daemon's queue of requests, applied between the loop's turns),
 /// the answer to a request that queued something waits for the next `show`, so it carries the
@@ -58,13 +59,10 @@ public final class HTTPLoopServer {
         var phase = Phase.requests
         var output: [UInt8] = []
         var sent = 0
-        /// When the current request's first bytes came (its header deadline), or its headers
-        /// ended (its body deadline); nil between requests.
-        var requestSince: Double?
         /// The last time bytes moved either way (the idle and the stuck-writer deadlines).
         var lastActivity: Double
-        /// Served past the limit: its first request is answered 503 and it closes.
-        var busy = false
+        /// Whether the room has been told the current request's headers are in.
+        var started = false
         /// False once closed (it leaves the list at the next sweep; its number may be reused).
         var open = true
 
@@ -76,13 +74,10 @@ public final class HTTPLoopServer {
         }
 
         var pending: Int { output.count - sent }
-        var isStream: Bool { if case .stream = phase { return true } else { return false } }
-        /// Only waiting (between requests, or mid-headers): may be cut to make room.
-        var isWaiting: Bool {
-            guard case .requests = phase, pending == 0 else { return false }
-            return !reader.isReadingBody
-        }
     }
+
+    /// Who is served, who waits, who is cut (the rules, without sockets).
+    public private(set) var room: HTTPRoom
 
     /// A server for `control`; reads the token and the webhooks' secrets now, so a bad file
     /// fails at start-up. Listens only once `start` is called.
@@ -92,6 +87,8 @@ public final class HTTPLoopServer {
         self.system = system
         self.log = log
         router = try HTTPServing.router(settings, control: control)
+        room = HTTPRoom(limit: settings.maxConnections, streamLimit: settings.maxEventStreams,
+                        headerTimeout: Double(settings.headerTimeout), idleTimeout: Double(settings.idleTimeout))
     }
 
     /// Binds and listens on `settings.address` and `port`.
@@ -123,6 +120,7 @@ public final class HTTPLoopServer {
     public func stop() {
         for connection in connections where connection.open { try? system.close(connection.fd) }
         connections.removeAll()
+        room = HTTPRoom(limit: room.limit, streamLimit: room.streamLimit, headerTimeout: room.headerTimeout, idleTimeout: room.idleTimeout)
         if listener >= 0 { try? system.close(listener) }
         listener = -1
         port = 0
@@ -151,16 +149,16 @@ public final class HTTPLoopServer {
         return entries
     }
 
-    /// When `tick` has something to do: a header, body or idle deadline, an event stream's
-    /// next event or keep-alive comment, a held answer's fallback; nil when nothing is timed.
+    /// When `tick` has something to do: a header, body or idle deadline (the room's), a quiet
+    /// connection's, an event stream's next event or keep-alive comment, a held answer's
+    /// fallback; nil when nothing is timed (no connection).
     public var nextDeadline: Double? {
-        var soonest: Double?
+        var soonest = room.nextDeadline
         func consider(_ at: Double) { soonest = min(soonest ?? at, at) }
-        for connection in connections {
+        for connection in connections where connection.open {
             switch connection.phase {
             case .requests, .closing:
-                if let since = connection.requestSince { consider(since + Double(settings.headerTimeout)) }
-                else { consider(connection.lastActivity + Double(settings.idleTimeout)) }
+                consider(connection.lastActivity + Double(settings.idleTimeout))
             case .held(_, _, _, _, let since):
                 consider(since + HTTPLoopServer.heldFallback)
             case .stream(let seen, let lastEvent, let lastWrite, _):
@@ -190,14 +188,14 @@ public final class HTTPLoopServer {
 
     /// Runs what is due: deadlines, event streams' events and keep-alive comments.
     public func tick(now: Double) {
+        for key in room.expired(at: now) {
+            if let connection = connections.first(where: { $0.open && $0.number == key }) { close(connection) }
+        }
         for connection in connections where connection.open {
             switch connection.phase {
             case .requests, .closing:
-                if let since = connection.requestSince {
-                    if now >= since + Double(settings.headerTimeout) { close(connection) }
-                } else if now >= connection.lastActivity + Double(settings.idleTimeout) {
-                    close(connection)
-                }
+                // Silent this long (libmicrohttpd's connection timeout in the full build).
+                if now >= connection.lastActivity + Double(settings.idleTimeout) { close(connection) }
             case .held(let response, let keepAlive, let head, let snapshot, let since):
                 if now >= since + HTTPLoopServer.heldFallback {
                     release(connection, response, keepAlive: keepAlive, head: head, snapshot: snapshot, now: now)
@@ -250,17 +248,11 @@ public final class HTTPLoopServer {
             serial += 1
             let router = self.router
             let connection = Connection(fd: fd, number: serial, now: now, bodyLimit: { router.maxBodyBytes(for: $0) })
-            if connections.count >= settings.maxConnections {
-                // Room is made by cutting the oldest connection that is only waiting.
-                if let oldest = connections.first(where: { $0.open && $0.isWaiting }) {
-                    close(oldest)
-                    sweepClosed()
-                } else {
-                    connection.busy = true
-                }
-            }
             connections.append(connection)
+            let peer = (try? system.peerEndpoint(fd))?.address ?? []
+            if let cut = room.opened(serial, peer: peer, at: now) { close(number: cut) }
         }
+        sweepClosed()
     }
 
     private func read(_ connection: Connection, now: Double) {
@@ -271,7 +263,6 @@ public final class HTTPLoopServer {
             switch connection.phase {
             case .requests:
                 connection.reader.append(chunk[0..<count])
-                if connection.requestSince == nil && !connection.reader.isIdle { connection.requestSince = now }
                 serve(connection, now: now)
             case .held:
                 connection.reader.append(chunk[0..<count])  // pipelined: read once the answer went
@@ -288,31 +279,35 @@ public final class HTTPLoopServer {
     /// Answers the requests the reader has, in order, until one waits or the connection closes.
     private func serve(_ connection: Connection, now: Double) {
         while connection.open, case .requests = connection.phase {
-            let wasReadingBody = connection.reader.isReadingBody
-            guard let event = connection.reader.next() else {
-                if connection.reader.isReadingBody && !wasReadingBody { connection.requestSince = now }  // the body's deadline
-                break
+            let event = connection.reader.next()
+            // Headers in (a body may follow): the room says whether it is served.
+            if !connection.started, connection.reader.isReadingBody || event != nil {
+                if case .refused? = event {} else {
+                    connection.started = true
+                    let (serve, cut) = room.started(connection.number, at: now)
+                    if let cut { close(number: cut) }
+                    guard serve else {
+                        finish(connection, HTTPServing.busy(limit: settings.maxConnections), keepAlive: false, head: false, now: now)
+                        return
+                    }
+                }
             }
+            guard let event else { break }
             switch event {
             case .continueExpected:
                 queue(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), now: now)
-                connection.requestSince = now
             case .refused(let response):
                 finish(connection, response, keepAlive: false, head: false, now: now)
             case .request(let request, let keepAlive):
-                connection.requestSince = nil
+                room.bodyReceived(connection.number)
+                connection.started = false
                 answer(connection, request, keepAlive: keepAlive, now: now)
-                if case .requests = connection.phase, !connection.reader.isIdle { connection.requestSince = now }
             }
         }
     }
 
     private func answer(_ connection: Connection, _ request: HTTPRequest, keepAlive: Bool, now: Double) {
         let head = request.method == "HEAD"
-        if connection.busy {
-            finish(connection, HTTPServing.busy(limit: settings.maxConnections), keepAlive: false, head: head, now: now)
-            return
-        }
         let before = submissions?() ?? 0
         switch router.route(request) {
         case .response(let response):
@@ -323,9 +318,7 @@ public final class HTTPLoopServer {
                 finish(connection, response, keepAlive: keepAlive, head: head, now: now)
             }
         case .events:
-            var streams = 0
-            for other in connections where other.open && other.isStream { streams += 1 }
-            guard streams < settings.maxEventStreams else {
+            guard room.startStream(connection.number) else {
                 finish(connection, HTTPServing.streamsBusy(limit: settings.maxEventStreams), keepAlive: false, head: head, now: now)
                 return
             }
@@ -351,6 +344,7 @@ public final class HTTPLoopServer {
 
     private func finish(_ connection: Connection, _ response: HTTPResponse, keepAlive: Bool, head: Bool, now: Double) {
         let keep = keepAlive && !response.closesConnection
+        room.finished(connection.number, at: now)
         queue(connection, response.wire(keepAlive: keep, head: head), now: now)
         if !keep { connection.phase = .closing }
         if connection.pending == 0, case .closing = connection.phase { close(connection) }
@@ -414,6 +408,12 @@ public final class HTTPLoopServer {
             guard case .data = system.readAvailable(connection.fd, into: &scratch) else { break }
         }
         try? system.close(connection.fd)
+        room.closed(connection.number)
+    }
+
+    /// Closes the connection the room named.
+    private func close(number: Int) {
+        if let connection = connections.first(where: { $0.open && $0.number == number }) { close(connection) }
     }
 
     private func sweepClosed() {

@@ -1,9 +1,5 @@
 /// Why the HTTP server cannot start.
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// ledring was built without libmicrohttpd.
-    case unavailable
-    /// ledring was built with HTTP, but libmicrohttpd cannot be opened on this machine.
-    case libraryMissing(reason: String)
     /// The token file cannot be read or is empty.
     case tokenFile(path: String, reason: String)
     /// A webhook's secret file (`setting`) cannot be read or is empty.
@@ -14,10 +10,6 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
     /// What failed and the fix.
     public var description: String {
         switch self {
-        case .unavailable:
-            return "the HTTP API needs libmicrohttpd: `sudo apt install libmicrohttpd-dev` and rebuild ledring"
-        case .libraryMissing(let reason):
-            return "the HTTP API needs libmicrohttpd at run time (\(reason)): `sudo apt install libmicrohttpd12`, or remove the http section"
         case .tokenFile(let path, let reason):
             return "http.tokenFile \(path): \(reason); put the token on the file's first line"
         case .secretFile(let setting, let path, let reason):

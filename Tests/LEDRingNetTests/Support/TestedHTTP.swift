@@ -5,45 +5,11 @@ import LEDSystem
 import Synchronization
 import Testing
 
-/// The two HTTP servers, so every loopback test holds both to the same behaviour:
-/// libmicrohttpd's (`HTTPServer`, the full build) and ledring's own on a poll loop
-/// (`HTTPLoopServer`, the static Embedded binaries).
-enum HTTPKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case microhttpd
-    case loop
-
-    var testDescription: String { rawValue }
-
-    /// The kinds this build can run: the loop server always, libmicrohttpd's when linked.
-    static var available: [HTTPKind] { HTTPServer.isAvailable ? [.microhttpd, .loop] : [.loop] }
-
-    /// A started server of this kind.
-    func start(settings: HTTPSettings, control: any RingControl,
-               log: @escaping @Sendable (String) -> Void = { _ in }) throws -> any TestedHTTPServer {
-        switch self {
-        case .microhttpd:
-            let server = try HTTPServer(settings: settings, control: control, log: log)
-            try server.start()
-            return server
-        case .loop:
-            return try LoopHTTPRunner(settings: settings, control: control, log: log)
-        }
-    }
-}
-
-/// What the loopback tests ask of a server.
-protocol TestedHTTPServer: AnyObject, Sendable {
-    var port: Int { get }
-    func stop()
-}
-
-extension HTTPServer: TestedHTTPServer {}
-
 /// An `HTTPLoopServer` on a poll loop of its own thread, as the daemon runs it: poll its
 /// descriptors until its deadline, handle, tick, and `show` after each change of `control`. The
 /// server is touched by that thread only (after `start`, which runs here so a port in use is
 /// this init's error).
-final class LoopHTTPRunner: TestedHTTPServer, @unchecked Sendable {
+final class LoopHTTPRunner: @unchecked Sendable {
     private struct Shared {
         var stop = false
         var changed = false
