@@ -13,9 +13,10 @@
 # taken from the broker, everything published again after a broker restart, `offline` on SIGTERM;
 # and with an `http` section, with curl: the state behind a token, a set answered with the picture
 # after it, keep-alive, a body behind `Expect: 100-continue` and a chunked one, the live page
-# byte-identical to the normal build's, the event stream, and a signed GitHub delivery shown.
+# byte-identical to the normal build's and headless Chromium's screenshot of it the same as of the
+# normal build's, the event stream, and a signed GitHub delivery shown.
 #
-# Needs: qemu-user-static, mosquitto and mosquitto-clients, curl, python3; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
+# Needs: qemu-user-static, mosquitto and mosquitto-clients, curl, chromium, python3; the normal build (`swift build`, .build/debug/ledring, or REFERENCE=PATH)
 # and the embedded binaries (.build/embedded/<arch>/ledring).
 #
 # usage: tools/embedded-qemu-check.sh [host|aarch64|armv6 ...]   (default: all three)
@@ -26,6 +27,8 @@ arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(host aarch64 armv6)
 work=$(mktemp -d)
 daemon=""
+chromium=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$chromium" ] || { echo "embedded-qemu-check: FAILED: chromium missing (apt-get install chromium)" >&2; exit 1; }
 cleanup() {
     [ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null || true
     [ -n "${ext4_mounted:-}" ] && umount "$ext4" 2>/dev/null || true
@@ -228,6 +231,19 @@ JSON
     curl -sf -H "$auth" -H 'Transfer-Encoding: chunked' --data 0.3 "$url/api/rings/move" > "$dir/chunked" \
         && grep -q '"name":"move"[^}]*"target":0.3[,}]' "$dir/chunked" || fail "$name: the chunked body was not taken: $(cat "$dir/chunked")"
     curl -sf "$url/" > "$dir/page" || fail "$name: GET / failed"
+    # What a browser shows: once the transition to 0.3 has ended, headless Chromium's screenshot of
+    # the page (the token in the fragment, as the README's link has it), compared across builds.
+    local settled=""
+    for _ in $(seq 100); do
+        # shellcheck disable=SC2086
+        $prefix "$binary" get --socket "$sock" --json 2> /dev/null | grep -q '"name":"move","shown":0.3,' && { settled=1; break; }
+        sleep 0.1
+    done
+    [ -n "$settled" ] || fail "$name: the move ring did not settle at 0.3"
+    timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=700,900 --timeout=3000 \
+        --user-data-dir="$dir/chromium" --screenshot="$dir/page.png" "$url/#token=t0ken" > "$dir/chromium.log" 2>&1 \
+        || fail "$name: headless Chromium could not take the page's screenshot: $(tail -3 "$dir/chromium.log")"
+    [ -s "$dir/page.png" ] || fail "$name: headless Chromium wrote no screenshot: $(tail -3 "$dir/chromium.log")"
     curl -s -N --max-time 2 "$url/api/events?access_token=t0ken" > "$dir/events" || true
     grep -q '^event: snapshot' "$dir/events" || fail "$name: /api/events sent no snapshot: $(head -c 300 "$dir/events")"
     # A signed GitHub delivery: a failed run shows the failed look on the build ring.
@@ -246,6 +262,60 @@ JSON
     kill -TERM "$daemon"
     wait "$daemon" || fail "$name: ledring run with http exited $? on SIGTERM: $(cat "$dir/log")"
     daemon=""
+}
+
+# The host binary with both on, as a Home Assistant Pi runs it: MQTT connected (keep-alive 5 s),
+# the HTTP API serving, a live page's event stream open, the page loaded once in Chromium, a set
+# from each side. Then idle: it may wake only for the MQTT keep-alive (the PINGREQ's deadline and
+# its PINGRESP: 2 wake-ups per 5 s) and the event stream's keep-alive comment (every 15 s), none
+# between. Sets both_figures ("N wake-ups in 20 s, peak memory M kB").
+both_figures=""
+both_round() {
+    local binary=$1 dir=$2
+    mkdir -p "$dir"
+    local port; port=$(free_port)
+    cat > "$dir/both.json" <<JSON
+{"rings": [{"name": "move", "leds": 24}, {"name": "stand", "leds": 12}],
+ "mqtt": {"host": "127.0.0.1", "port": $mqtt_port, "device": "both", "keepalive": 5},
+ "http": {"address": "127.0.0.1", "port": $port, "token": "t0ken"}}
+JSON
+    local sock="$dir/ledring.sock" url="http://127.0.0.1:$port"
+    rm -f "$sock"
+    "$binary" run --simulate --format json --config "$dir/both.json" --socket "$sock" --state "$dir/state.json" \
+        > /dev/null 2> "$dir/log" &
+    daemon=$!
+    wait_for "$sock" || fail "both: ledring run with mqtt and http made no socket: $(cat "$dir/log")"
+    wait_retained "ledring/both/availability" online || fail "both: not online on the broker: $(cat "$dir/log")"
+    curl -s -N "$url/api/events?access_token=t0ken" > "$dir/events" &
+    local events=$!
+    timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=700,900 --timeout=3000 \
+        --user-data-dir="$dir/chromium" --screenshot="$dir/page.png" "$url/#token=t0ken" > "$dir/chromium.log" 2>&1 \
+        || fail "both: headless Chromium could not load the page: $(tail -3 "$dir/chromium.log")"
+    curl -sf -H "Authorization: Bearer t0ken" -X POST --data 0.5 "$url/api/rings/move" > /dev/null || fail "both: the HTTP set failed"
+    mosquitto_pub -p "$mqtt_port" -t "ledring/both/stand/set" -m 0.25
+    for _ in $(seq 50); do
+        "$binary" get --socket "$sock" --json 2> /dev/null | grep -q '"name":"stand","shown":0.25,' && break
+        sleep 0.2
+    done
+    "$binary" get --socket "$sock" --json 2> /dev/null | grep -q '"name":"stand","shown":0.25,' \
+        || fail "both: the broker's set did not arrive: $(cat "$dir/log")"
+    sleep 1
+    local before after
+    before=$(awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }' /proc/"$daemon"/task/*/status)
+    sleep 20
+    after=$(awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }' /proc/"$daemon"/task/*/status)
+    local peak; peak=$(awk '/^VmHWM/ { print $2 }' /proc/"$daemon"/status)
+    grep -q '^event: snapshot' "$dir/events" || fail "both: the event stream sent no snapshot"
+    kill "$events" 2> /dev/null || true
+    wait "$events" 2> /dev/null || true
+    # 4 MQTT keep-alives (8 wake-ups) and 1 or 2 event-stream comments in 20 s; a timer ticking
+    # even at 1 Hz would add 20.
+    [ $((after - before)) -le 12 ] \
+        || fail "both: idle with MQTT and HTTP connected, the daemon woke $((after - before)) times in 20 s (keep-alives: 8 + 2 at most)"
+    kill -TERM "$daemon"
+    wait "$daemon" || fail "both: ledring run with mqtt and http exited $? on SIGTERM: $(cat "$dir/log")"
+    daemon=""
+    both_figures="with MQTT and HTTP connected and a page's event stream open, $((after - before)) wake-ups in 20 s idle (MQTT keep-alive 5 s, event keep-alive 15 s), peak memory ${peak} kB"
 }
 
 http_round "" "$reference" reference "$work/http-reference"
@@ -352,6 +422,10 @@ JSON
     # HTTP: the same round as the normal build's, and the same page, byte for byte.
     http_round "$prefix" "$binary" "$arch" "$work/http-$arch"
     cmp -s "$work/http-reference/page" "$work/http-$arch/page" || fail "$arch: the live page differs from the normal build's"
+    cmp -s "$work/http-reference/page.png" "$work/http-$arch/page.png" \
+        || fail "$arch: headless Chromium shows the live page otherwise than the normal build's ($work/http-reference/page.png, $work/http-$arch/page.png)"
 
-    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM; HTTP: state, token, a set answered with its picture, keep-alive, 100-continue and chunked bodies, the page as the normal build's, the event stream, a signed GitHub delivery${idle_wakeups:+; idle, $idle_wakeups wake-ups in 10 s (keep-alive 5 s)} ($(( $(date +%s) - start )) s)"
+    both_figures=""
+    [ "$arch" != host ] || both_round "$binary" "$work/both-host"
+    echo "embedded-qemu-check: $arch: ${#corpus[@]} cases byte-identical to the normal build; daemon socket, set/get/status, SIGTERM blank frame, state restored; look, notify, timer; MQTT: online, discovery as the normal build's, set and light from the broker, a broker restart, offline on SIGTERM; HTTP: state, token, a set answered with its picture, keep-alive, 100-continue and chunked bodies, the page as the normal build's (its bytes and Chromium's screenshot), the event stream, a signed GitHub delivery${idle_wakeups:+; idle, $idle_wakeups wake-ups in 10 s (keep-alive 5 s)}${both_figures:+; $both_figures} ($(( $(date +%s) - start )) s)"
 done
