@@ -9,7 +9,7 @@
 # the stand-in Glibc module in tools/embedded/modules; the objects are linked by Debian's cross gcc
 # against its static glibc, libm and libgpiod (libgpiod-dev for that architecture, unpacked from its
 # .deb, not installed). The network front ends (LEDRingNet) are compiled without the files that
-# need threads (see NetworkFrontEnds.swift).
+# need threads or dlopen: libmosquitto's bridge, used only for TLS (see NetworkFrontEnds.swift).
 #
 # Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross
 # (and libgpiod-dev for the host). The arm64/armel libgpiod-dev .debs are fetched with

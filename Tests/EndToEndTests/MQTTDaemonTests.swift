@@ -51,8 +51,8 @@ import Testing
 
     /// Home Assistant's JSON light command for one ring: its LEDs turn red, off goes dark, and
     /// a restarted daemon comes back with the ring off and red, and says so on its state topic.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aRingsHomeAssistantLightTurnsItRedAndOffAcrossARestart() throws {
         let broker = try MosquittoBroker()
         let daemon = try Self.start(broker)
@@ -90,8 +90,8 @@ import Testing
                 "not red again: \(String(describing: last(again)?[Self.move].map(\.hex))) \(again.stderr)")
     }
 
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func looksOverMQTTRecolourTheFramesAndTheRetainedState() throws {
         let broker = try MosquittoBroker()
         let daemon = try Self.start(broker)
@@ -133,8 +133,8 @@ import Testing
         #expect(daemon.process.isRunning)
     }
 
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aRangedSetAndANotificationOverMQTTAndTheFrameBeforeComesBack() throws {
         let broker = try MosquittoBroker()
         let daemon = try Self.start(broker)
@@ -172,8 +172,8 @@ import Testing
         #expect(after == before, "the frame after the notification differs from the one before at LEDs \(differing)")
     }
 
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aTimerStartedOverMQTTDrainsTheRingAndGetShowsTimeLeft() throws {
         let broker = try MosquittoBroker()
         let daemon = try Self.start(broker)
@@ -216,8 +216,8 @@ import Testing
     /// nothing. Staleness only while printing (issue 25): an idle printer after a failed print
     /// and a finished print stay in their looks (the LEDs green on every LED, though the ring is
     /// at 64 %), and a print whose progress stops coming turns to the spinner until it comes.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func octoPrintStyleSourcesDriveARing() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()
@@ -283,8 +283,8 @@ import Testing
     /// connection, the control socket, the signal pipe and the wire, sees only its standard
     /// descriptors (and `ls`'s own, the directory it lists). It got the broker's TCP connection
     /// as fd 12, and a PUBLISH written there was ledring's.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aCommandSourceGetsNoneOfTheDaemonsDescriptors() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()
@@ -317,8 +317,8 @@ import Testing
 
     /// Issue 28: a retained state word mapped to a notification showed it again after every
     /// restart (the broker replays retained messages on subscribing); its look still applies.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aRetainedStateShowsItsNotificationOnceNotAfterEveryRestart() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()
@@ -358,8 +358,8 @@ import Testing
 
     /// A reload that moves an MQTT source to another place in `sources` (same topic, a file
     /// source put before it) must feed the ring the new config names, not the one at its old index.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aReloadThatMovesASourceFeedsTheRightRing() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()
@@ -390,8 +390,8 @@ import Testing
     /// Home Assistant keeps no ghost: a ring taken out of the config (and a look, so the select
     /// of every ring changes) disappears from the broker after SIGHUP: its number, light and
     /// select discovery get empty retained payloads (its last state stays); the rings that stay keep theirs.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
-                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild) and `mosquitto`, `mosquitto-clients`"))
+    @Test(.enabled(if: mosquittoInstalled || inCI,
+                   "needs `mosquitto`, `mosquitto-clients`"))
     func aRingTakenOutOfTheConfigLeavesNoRetainedEntity() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()
@@ -422,5 +422,27 @@ import Testing
         #expect(kept.allSatisfy { retained[$0] != nil }, "the ring that stays keeps its entities: \(retained.keys.sorted())")
         #expect(daemon.waitUntil { daemon.stderr.contains("removed 3 Home Assistant entities the reloaded config no longer has") }, "\(daemon.stderr)")
     }
-}
 
+    /// The full build's one use of libmosquitto: a broker behind TLS. The daemon connects over
+    /// TLS (trusting the test's CA), takes a `set` into its frames, and has libmosquitto loaded,
+    /// which a config without `tls` never loads (NetworkTests).
+    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI),
+                   "needs libmosquitto (`sudo apt install libmosquitto-dev`, rebuild), `mosquitto`, `mosquitto-clients`, `openssl`"))
+    func aBrokerBehindTLSDrivesTheRings() throws {
+        let ca = try ThrowawayCA()
+        let broker = try MosquittoBroker(tls: .init(caFile: ca.certificate, server: try ca.server()))
+        let directory = DaemonProcess.makeDirectory()
+        let path = directory + "/config.json"
+        let config = Self.config(broker: broker, directory: directory)
+            .replacingOccurrences(of: #""keepalive": 5}"#, with: #""keepalive": 5, "tls": {"caFile": "\#(ca.certificate)"}}"#)
+        #expect(config.contains(#""tls""#), "the config has no tls section: the test would prove nothing")
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--config", path], directory: directory)
+        defer { daemon.cleanUp() }
+        #expect(daemon.waitUntil { (try? NetworkTests.status(daemon)["mqtt"] as? Bool) == true }, "not connected over TLS: \(daemon.stderr)")
+        #expect(try NetworkTests.mapped("libmosquitto", in: daemon.process.pid), "connected over TLS without libmosquitto?")
+        try broker.publish("ledring/e2e/move/set", "1")
+        #expect(daemon.waitUntil { Self.lit(try? daemon.frames().last, Self.move) == 24 }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("over TLS"), "\(daemon.stderr)")
+    }
+}

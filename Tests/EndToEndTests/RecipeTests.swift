@@ -79,7 +79,6 @@ import Testing
                 guard trimmed.hasPrefix("<!-- examples/recipes/"), trimmed.hasSuffix(" -->") else { continue }
                 let file = String(trimmed.dropFirst("<!-- examples/recipes/".count).dropLast(" -->".count))
                 let shell = file.hasSuffix(".sh")
-                let name = shell ? String(file.dropLast(3)) : String(file.dropLast(5))
                 let indent = String(line.prefix { $0 == " " })
                 let fence = shell ? "```sh" : "```json"
                 #expect(i + 1 < lines.count && lines[i + 1] == indent + fence, "\(page) line \(i + 2): no \(fence) block after the marker of \(file)")
@@ -120,7 +119,7 @@ import Testing
 
     /// OctoPrint's MQTT plugin: progress fills the ring, the end of the print flashes every ring
     /// green, then the done look stays green on every LED.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI), "needs libmosquitto and mosquitto"))
+    @Test(.enabled(if: mosquittoInstalled || inCI, "needs mosquitto"))
     func octoPrint() throws {
         let broker = try MosquittoBroker()
         let daemon = try Self.start("octoprint") { Self.local(&$0, broker) }
@@ -146,7 +145,7 @@ import Testing
     }
 
     /// Moonraker's split status topics: progress 0…1 fills the ring, `complete` turns it green.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI), "needs libmosquitto and mosquitto"))
+    @Test(.enabled(if: mosquittoInstalled || inCI, "needs mosquitto"))
     func klipperMoonraker() throws {
         let broker = try MosquittoBroker()
         // Moonraker retains these; the daemon starts after them, as after a reboot of the Pi.
@@ -254,7 +253,7 @@ import Testing
 
     /// The README's Home Assistant recipe: the broker user's password from its file, discovery
     /// for both rings' lights, the automation's notify payload and a light colour on the LEDs.
-    @Test(.enabled(if: MQTTBridge.isAvailable && (mosquittoInstalled || inCI), "needs libmosquitto and mosquitto"))
+    @Test(.enabled(if: mosquittoInstalled || inCI, "needs mosquitto"))
     func homeAssistant() throws {
         let broker = try MosquittoBroker()
         let directory = DaemonProcess.makeDirectory()

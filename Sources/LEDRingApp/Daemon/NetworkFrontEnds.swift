@@ -1,220 +1,59 @@
 // The one seam between the daemon and the network front ends (LEDRingNet: MQTT and HTTP). The
-// daemon and the config reader use only what this file declares, so the Embedded Swift build (the
-// static Pi binaries, tools/embedded-build.sh) swaps the MQTT half of this file and nothing else.
-// HTTP is the same in both builds: ledring's own server (`HTTPLoopServer`) on the daemon's poll
-// loop (`LoopHTTP`, below). MQTT differs: the full build opens libmosquitto with dlopen and runs
-// its thread (for TLS); an Embedded Swift static binary can do neither, so there MQTT runs on the
-// poll loop too (MQTTLoopBridge, the same rules as MQTTBridge through MQTTBridgeCore).
-#if !hasFeature(Embedded)
+// daemon and the config reader use only what this file declares. Both front ends are ledring's
+// own and run on the daemon's one poll loop in every build, the static Pi binaries' (Embedded
+// Swift, tools/embedded-build.sh) and the full build alike: the HTTP server (`HTTPLoopServer`,
+// through `LoopHTTP`) and the MQTT bridge (`MQTTLoopBridge`). The full build adds one thing: for a
+// broker behind TLS it opens libmosquitto with dlopen and runs its thread (`MQTTBridge`, driving
+// the daemon through a `DaemonRemote`); the same rules, `MQTTBridgeCore`, drive both bridges, and
+// the broker tests hold them to the same behaviour. An Embedded Swift binary has no dlopen and no
+// threads, so it has no TLS, and says so.
 import Glibc
 import LEDRingControl
 import LEDRingNet
 import LEDSystem
 import RingRender
 
-/// The `mqtt` section of the config (LEDRingNet's settings).
+/// The `mqtt` section of the config (LEDRingNet's settings; the same reader in both builds).
 typealias MQTTSettings = LEDRingNet.MQTTSettings
 
-/// The MQTT bridge and HTTP server the config asks for: the bridge on libmosquitto's thread,
-/// driving the daemon through its `DaemonRemote`; the server on the daemon's loop (`LoopHTTP`).
-/// Started with the daemon, restarted by a reload that changes their settings, stopped before
-/// the final blank frame. Used on the daemon's thread only.
+/// The MQTT bridge and HTTP server the config asks for, on the daemon's poll loop: their sockets
+/// and timers are more descriptors and deadlines of that loop. Requests queue in `LoopControl`
+/// and reach the rings through the daemon's `applyRemoteCommands`; an HTTP answer waits for the
+/// picture after its request. Started with the daemon, restarted by a reload that changes their
+/// settings, stopped before the final blank frame. Used on the daemon's thread only.
 final class NetworkFrontEnds {
-    /// What the MQTT bridge drives.
-    let remote: DaemonRemote
-    /// The HTTP API, on the loop.
+    private let control: LoopControl
+    private let system: any SystemCalls
+    /// The HTTP API.
     let web: LoopHTTP
-    private(set) var mqtt: MQTTBridge?
+    /// The MQTT bridge on the loop, when it runs.
+    private(set) var mqtt: MQTTLoopBridge?
+    #if !hasFeature(Embedded)
+    /// What the TLS bridge (libmosquitto's thread) drives.
+    let remote: DaemonRemote
+    /// The bridge for a broker behind TLS, when it runs.
+    private(set) var tlsBridge: MQTTBridge?
+    #endif
     /// The config's MQTT sources: each topic filter and its index in `sources`.
     private(set) var mqttSources: [(index: Int, topic: String)] = []
-    /// The MQTT sources the running bridge was started with (its messages carry these indices).
+    /// The MQTT sources and settings the running bridge was started with (its messages carry these indices).
     private var bridgeSources: [(index: Int, topic: String)] = []
+    private var bridgeSettings: MQTTSettings?
+
+    /// Whether this build has TLS to the broker (the full build, through libmosquitto; one
+    /// built without it says so when the bridge starts).
+    static var tlsAvailable: Bool {
+        #if hasFeature(Embedded)
+        false
+        #else
+        true
+        #endif
+    }
 
     /// What starting the front ends would refuse in the files the config names (token, secrets,
     /// password, TLS), with the messages `ledring run` gives: `check-config` lists them.
     static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
-        (http.map { HTTPServing.fileProblems($0) } ?? []) + (mqtt.map { $0.fileProblems() } ?? [])
-    }
-
-    /// Nothing running yet.
-    init(remote: DaemonRemote, names: [String], system: any SystemCalls) {
-        self.remote = remote
-        web = LoopHTTP(control: LoopControl(names: names), system: system)
-    }
-
-    /// The front ends of a daemon with rings `names`, none running yet.
-    convenience init(names: [String], system: any SystemCalls) throws(SystemError) {
-        self.init(remote: try DaemonRemote(names: names, snapshot: RingSnapshot(rings: [], brightness: 1, power: true),
-                                           system: system), names: names, system: system)
-    }
-
-    /// The HTTP server, when it runs.
-    var http: HTTPLoopServer? { web.server }
-    /// The descriptor that becomes readable when the MQTT bridge has queued requests for the loop.
-    var wakeDescriptor: Int32? { remote.readEnd }
-    /// The HTTP server's descriptors (its listener, its connections), for the loop's poll.
-    var pollEntries: [pollfd] { web.pollEntries }
-    /// When the HTTP server has something to do; nil when idle.
-    var nextDeadline: Double? { web.nextDeadline }
-    /// Acts on what poll reported for `pollEntries`.
-    func handle(_ entries: ArraySlice<pollfd>, now: Double) { web.handle(entries, now: now) }
-    /// Runs what is due.
-    func tick(now: Double) { web.tick(now: now) }
-
-    /// Runs `apply` on each request the front ends queued and `source` on each source message
-    /// (index in the config's `sources`, payload, whether it was retained), then `publish`, then
-    /// releases the callers waiting for them; nothing when none are queued.
-    func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {
-        let commands = remote.takeCommands()
-        let messages = remote.takeSourceMessages()
-        let (requests, _) = web.control.take()
-        guard !commands.isEmpty || !messages.isEmpty || !requests.isEmpty else { return }
-        for request in requests { apply(request) }
-        for pending in commands { apply(pending.request) }
-        for message in messages { source(message.index, message.payload, message.retained) }
-        publish()
-        for pending in commands { pending.done.signal() }
-    }
-
-    /// The config's sources: the MQTT ones are subscribed to by the bridge (set before `start`,
-    /// and again before `reload`, which restarts the bridge when they changed).
-    func setSources(_ sources: [SourceConfig]) {
-        mqttSources = sources.enumerated().compactMap { i, source in source.mqtt.map { (index: i, topic: $0) } }
-    }
-
-    /// Tells the front ends the picture changed.
-    func publish(_ snapshot: RingSnapshot) {
-        remote.publish(snapshot)
-        web.show(snapshot)
-    }
-
-    /// Tells the front ends the rings' names after a reload.
-    func updateRings(_ layout: RingLayout) {
-        remote.updateRings(layout)
-        web.control.update(layout)
-    }
-
-    /// Refuses further requests and releases every waiting caller (the daemon is stopping).
-    func closeRemote() {
-        remote.close()
-        web.control.closed = true
-    }
-
-    /// Whether any front end runs (so snapshots are worth building).
-    var isActive: Bool { web.server != nil || mqtt != nil }
-
-    /// `address:port` the HTTP server listens on, when it runs.
-    var httpAddress: String? { web.address }
-
-    /// Whether the MQTT bridge is connected, when it runs.
-    var mqttConnected: Bool? { mqtt?.isConnected }
-
-    /// Starts the front ends `config` has sections for; on failure nothing is left running.
-    func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {
-        if let httpSettings { try web.start(httpSettings) }
-        if let mqttSettings {
-            do throws(CommandError) {
-                mqtt = try startMQTT(mqttSettings)
-            } catch {
-                stop()
-                throw error
-            }
-        }
-    }
-
-    /// Applies a reloaded config: a front end whose settings changed is stopped and started again
-    /// (new rings or looks need no restart: both follow the snapshot); one that fails to start is
-    /// logged and left off, and the running config of the others stays.
-    ///
-    /// Stopping the bridge waits for its thread, which may be waiting for the loop (which is
-    /// running this): callers are released first, so the reload never waits on them.
-    func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
-        remote.releaseWaiters()
-        defer { remote.resumeWaiting() }
-        web.reload(httpSettings)
-        // The bridge maps each message to a source's index: a reload that moves a source (even
-        // with the same topics) needs a bridge with the new indices.
-        let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
-        if mqtt?.settings != mqttSettings || sourcesMoved {
-            let former = mqtt?.retainedTopicsPublished ?? []
-            stopMQTT()
-            if let mqttSettings {
-                do throws(CommandError) { mqtt = try startMQTT(mqttSettings, former: former) } catch {
-                    Log.info("reload: the MQTT bridge stays off: \(error.message)")
-                }
-            }
-        }
-    }
-
-    /// Stops both (MQTT publishes `offline` first).
-    func stop() {
-        stopMQTT()
-        web.stop()
-    }
-
-    /// Starts a bridge; `former` are the retained topics the bridge before it published (a
-    /// reload's), which it clears where it no longer publishes them.
-    private func startMQTT(_ settings: MQTTSettings, former: [String] = []) throws(CommandError) -> MQTTBridge {
-        let indices = mqttSources.map { $0.index }
-        bridgeSources = mqttSources
-        let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
-                                formerRetained: former,
-                                onSource: { [remote] k, payload, retained in remote.queueSource(indices[k], payload, retained: retained) },
-                                log: { Log.info("mqtt: " + $0) })
-        do throws(MQTTError) {
-            try bridge.start()
-        } catch {
-            let code: ExitCode = switch error {
-            case .unavailable, .libraryMissing: .unavailable
-            case .passwordFile, .setup: .config
-            }
-            throw CommandError(error.description, code: code)
-        }
-        Log.info("mqtt: connecting to \(settings.host):\(settings.port) as \(settings.resolvedClientId), topics \(settings.resolvedBaseTopic)/…")
-        return bridge
-    }
-
-    private func stopMQTT() {
-        guard let bridge = mqtt else { return }
-        mqtt = nil
-        bridge.stop()
-        Log.info("mqtt: stopped")
-    }
-}
-#else
-import Glibc
-import LEDJSON
-import LEDRingControl
-import LEDRingNet
-import LEDSystem
-import RingRender
-
-/// The `mqtt` section of the config (LEDRingNet's settings; the same reader as the full build).
-typealias MQTTSettings = LEDRingNet.MQTTSettings
-
-
-/// The static build's front ends on the daemon's own poll loop, no thread, no libmosquitto or
-/// libmicrohttpd: the MQTT bridge (`MQTTLoopBridge`, ledring's own client) and the HTTP API with
-/// the live page and the webhooks (`HTTPLoopServer`, ledring's own server), their sockets and
-/// timers more descriptors and deadlines of that loop. Requests queue in `LoopControl` and reach
-/// the rings through the daemon's `applyRemoteCommands`, as the full build's do; an HTTP answer
-/// waits for the picture after its request. Used on the daemon's thread only.
-final class NetworkFrontEnds {
-    private let control: LoopControl
-    private let system: any SystemCalls
-    private(set) var mqtt: MQTTLoopBridge?
-    /// The HTTP API (the same as the full build's).
-    let web: LoopHTTP
-    /// The config's MQTT sources: each topic filter and its index in `sources`.
-    private(set) var mqttSources: [(index: Int, topic: String)] = []
-    /// The MQTT sources and settings the running bridge was started with.
-    private var bridgeSources: [(index: Int, topic: String)] = []
-    private var bridgeSettings: MQTTSettings?
-
-    /// What starting the front ends would refuse in the files the config names, with the
-    /// messages `ledring run` gives (TLS among them: this build has none).
-    static func fileProblems(http: HTTPSettings?, mqtt: MQTTSettings?) -> [String] {
-        (http.map { HTTPServing.fileProblems($0) } ?? []) + (mqtt.map { $0.fileProblems(tlsAvailable: false) } ?? [])
+        (http.map { HTTPServing.fileProblems($0) } ?? []) + (mqtt.map { $0.fileProblems(tlsAvailable: tlsAvailable) } ?? [])
     }
 
     /// The front ends of a daemon with rings `names`, none running yet.
@@ -222,13 +61,23 @@ final class NetworkFrontEnds {
         control = LoopControl(names: names)
         self.system = system
         web = LoopHTTP(control: control, system: system)
+        #if !hasFeature(Embedded)
+        remote = try DaemonRemote(names: names, snapshot: RingSnapshot(rings: [], brightness: 1, power: true), system: system)
+        #endif
     }
 
     /// The HTTP server, when it runs.
     var http: HTTPLoopServer? { web.server }
 
-    /// Nothing wakes the loop from another thread: there is none.
-    var wakeDescriptor: Int32? { nil }
+    /// The descriptor that becomes readable when the TLS bridge's thread has queued requests for
+    /// the loop (nil in the static build: no thread).
+    var wakeDescriptor: Int32? {
+        #if hasFeature(Embedded)
+        nil
+        #else
+        remote.readEnd
+        #endif
+    }
     /// The bridge's descriptors (its name lookup's, the broker's socket) and the server's
     /// (its listener, its connections), for the loop's poll.
     var pollEntries: [pollfd] { (mqtt?.pollRequests ?? []) + web.pollEntries }
@@ -236,11 +85,23 @@ final class NetworkFrontEnds {
     /// event); nil when idle.
     var nextDeadline: Double? { [mqtt?.nextDeadline, web.nextDeadline].compactMap { $0 }.min() }
     /// Whether any front end runs (so snapshots are worth building).
-    var isActive: Bool { mqtt != nil || web.server != nil }
+    var isActive: Bool { web.server != nil || bridgeSettings != nil }
     /// `address:port` the HTTP server listens on, when it runs.
     var httpAddress: String? { web.address }
     /// Whether the MQTT bridge is connected, when it runs.
-    var mqttConnected: Bool? { mqtt?.isConnected }
+    var mqttConnected: Bool? {
+        #if !hasFeature(Embedded)
+        if let tlsBridge { return tlsBridge.isConnected }
+        #endif
+        return mqtt?.isConnected
+    }
+    /// The retained topics the running bridge has published (a reload's new bridge clears those it no longer publishes).
+    private var retainedPublished: [String] {
+        #if !hasFeature(Embedded)
+        if let tlsBridge { return tlsBridge.retainedTopicsPublished }
+        #endif
+        return mqtt?.retainedTopicsPublished ?? []
+    }
 
     /// Acts on what poll reported for `pollEntries` (each front end takes its own descriptors).
     func handle(_ entries: ArraySlice<pollfd>, now: Double) {
@@ -253,39 +114,66 @@ final class NetworkFrontEnds {
         web.tick(now: now)
     }
 
-    /// Runs `apply` on each request the front ends queued and `source` on each source message,
-    /// then `publish`; nothing when none are queued.
+    /// Runs `apply` on each request the front ends queued and `source` on each source message
+    /// (index in the config's `sources`, payload, whether it was retained), then `publish`, then
+    /// releases the callers waiting for them; nothing when none are queued.
     func applyQueued(_ apply: (Request) -> Void, sources source: (Int, [UInt8], Bool) -> Void, then publish: () -> Void) {
         let (requests, messages) = control.take()
+        #if hasFeature(Embedded)
         guard !requests.isEmpty || !messages.isEmpty else { return }
         for request in requests { apply(request) }
         for message in messages { source(message.index, message.payload, message.retained) }
         publish()
+        #else
+        let commands = remote.takeCommands()
+        let threadMessages = remote.takeSourceMessages()
+        guard !requests.isEmpty || !messages.isEmpty || !commands.isEmpty || !threadMessages.isEmpty else { return }
+        for request in requests { apply(request) }
+        for pending in commands { apply(pending.request) }
+        for message in messages { source(message.index, message.payload, message.retained) }
+        for message in threadMessages { source(message.index, message.payload, message.retained) }
+        publish()
+        for pending in commands { pending.done.signal() }
+        #endif
     }
 
-    /// The config's sources: the MQTT ones are subscribed to by the bridge.
+    /// The config's sources: the MQTT ones are subscribed to by the bridge (set before `start`,
+    /// and again before `reload`, which restarts the bridge when they changed).
     func setSources(_ sources: [SourceConfig]) {
         mqttSources = sources.enumerated().compactMap { i, source in source.mqtt.map { (index: i, topic: $0) } }
     }
 
     /// Tells the front ends the picture changed.
     func publish(_ snapshot: RingSnapshot) {
-        web.show(snapshot)  // sets control.shown, which the bridge reads too
+        web.show(snapshot)  // sets control.shown, which the loop bridge reads too
         mqtt?.show(now: MonotonicClock.seconds())
+        #if !hasFeature(Embedded)
+        remote.publish(snapshot)  // before a TLS bridge starts too: its first connect publishes this layout
+        #endif
     }
 
     /// Tells the front ends the rings' names, ranges and looks (at start and after a reload).
-    func updateRings(_ layout: RingLayout) { control.update(layout) }
+    func updateRings(_ layout: RingLayout) {
+        control.update(layout)
+        #if !hasFeature(Embedded)
+        remote.updateRings(layout)
+        #endif
+    }
 
-    /// Refuses further requests (the daemon is stopping).
-    func closeRemote() { control.closed = true }
+    /// Refuses further requests and releases every waiting caller (the daemon is stopping).
+    func closeRemote() {
+        control.closed = true
+        #if !hasFeature(Embedded)
+        remote.close()
+        #endif
+    }
 
     /// Starts the front ends the config has sections for; on failure nothing is left running.
     func start(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) throws(CommandError) {
         if let httpSettings { try web.start(httpSettings) }
         if let mqttSettings {
             do throws(CommandError) {
-                mqtt = try startMQTT(mqttSettings)
+                try startMQTT(mqttSettings)
             } catch {
                 stop()
                 throw error
@@ -295,15 +183,22 @@ final class NetworkFrontEnds {
 
     /// Applies a reloaded config: a front end whose settings (or, for the bridge, sources)
     /// changed is started again (new rings or looks need no restart: both follow the snapshot);
-    /// one that fails to start is logged and left off.
+    /// one that fails to start is logged and left off, and the running config of the others stays.
     func reload(http httpSettings: HTTPSettings?, mqtt mqttSettings: MQTTSettings?) {
+        #if !hasFeature(Embedded)
+        // Stopping the TLS bridge waits for its thread, which may be waiting for the loop (which
+        // is running this): its callers are released first, so the reload never waits on them.
+        remote.releaseWaiters()
+        defer { remote.resumeWaiting() }
+        #endif
         web.reload(httpSettings)
-        let sourcesMoved = mqttSourcesMoved(bridgeSources, mqttSources)
-        guard bridgeSettings != mqttSettings || sourcesMoved else { return }
-        let former = mqtt?.retainedTopicsPublished ?? []
+        // The bridge maps each message to a source's index: a reload that moves a source (even
+        // with the same topics) needs a bridge with the new indices.
+        guard bridgeSettings != mqttSettings || mqttSourcesMoved(bridgeSources, mqttSources) else { return }
+        let former = retainedPublished
         stopMQTT()
         if let mqttSettings {
-            do throws(CommandError) { mqtt = try startMQTT(mqttSettings, former: former) } catch {
+            do throws(CommandError) { try startMQTT(mqttSettings, former: former) } catch {
                 Log.info("reload: the MQTT bridge stays off: \(error.message)")
             }
         }
@@ -316,34 +211,61 @@ final class NetworkFrontEnds {
     }
 
     private func stopMQTT() {
-        guard let bridge = mqtt else { return }
-        mqtt = nil
+        guard bridgeSettings != nil else { return }
         bridgeSettings = nil
-        bridge.stop(now: MonotonicClock.seconds())
+        mqtt?.stop(now: MonotonicClock.seconds())
+        mqtt = nil
+        #if !hasFeature(Embedded)
+        tlsBridge?.stop()
+        tlsBridge = nil
+        #endif
         Log.info("mqtt: stopped")
     }
 
-    private func startMQTT(_ settings: MQTTSettings, former: [String] = []) throws(CommandError) -> MQTTLoopBridge {
+    /// Starts a bridge: the loop's, or for a broker behind TLS the full build's libmosquitto one;
+    /// `former` are the retained topics the bridge before it published (a reload's), which it
+    /// clears where it no longer publishes them.
+    private func startMQTT(_ settings: MQTTSettings, former: [String] = []) throws(CommandError) {
         let indices = mqttSources.map { $0.index }
-        let bridge: MQTTLoopBridge
-        do throws(MQTTError) {
-            bridge = try MQTTLoopBridge(settings: settings, password: try settings.password(), control: control,
-                                        sourceTopics: mqttSources.map { $0.topic }, formerRetained: former,
-                                        system: system,
-                                        onSource: { [control] k, payload, retained in control.queueSource(indices[k], payload, retained) },
-                                        log: { Log.info("mqtt: " + $0) })
-        } catch {
-            throw CommandError(error.description, code: .config)
+        if settings.tls != nil {
+            #if hasFeature(Embedded)
+            throw CommandError(MQTTError.setup(what: "mqtt.tls", reason: MQTTLoopBridge.noTLS).description, code: .config)
+            #else
+            let remote = self.remote
+            let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
+                                    formerRetained: former,
+                                    onSource: { [remote] k, payload, retained in remote.queueSource(indices[k], payload, retained: retained) },
+                                    log: { Log.info("mqtt: " + $0) })
+            do throws(MQTTError) {
+                try bridge.start()
+            } catch {
+                let code: ExitCode = switch error {
+                case .unavailable, .libraryMissing: .unavailable
+                case .passwordFile, .setup: .config
+                }
+                throw CommandError(error.description, code: code)
+            }
+            tlsBridge = bridge
+            #endif
+        } else {
+            let bridge: MQTTLoopBridge
+            do throws(MQTTError) {
+                bridge = try MQTTLoopBridge(settings: settings, password: try settings.password(), control: control,
+                                            sourceTopics: mqttSources.map { $0.topic }, formerRetained: former,
+                                            system: system,
+                                            onSource: { [control] k, payload, retained in control.queueSource(indices[k], payload, retained) },
+                                            log: { Log.info("mqtt: " + $0) })
+            } catch {
+                throw CommandError(error.description, code: .config)
+            }
+            bridge.start(now: MonotonicClock.seconds())
+            mqtt = bridge
         }
         bridgeSources = mqttSources
         bridgeSettings = settings
-        bridge.start(now: MonotonicClock.seconds())
-        Log.info("mqtt: connecting to \(settings.host):\(settings.port) as \(settings.resolvedClientId), topics \(settings.resolvedBaseTopic)/…")
-        return bridge
+        Log.info("mqtt: connecting to \(settings.host):\(settings.port) as \(settings.resolvedClientId), topics \(settings.resolvedBaseTopic)/…\(settings.tls != nil ? " over TLS" : "")")
     }
 }
-
-#endif
 
 /// The `http` section of the config (LEDRingNet's settings, in both builds).
 typealias HTTPSettings = LEDRingNet.HTTPSettings
