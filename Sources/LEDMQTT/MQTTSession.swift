@@ -355,7 +355,7 @@ public struct MQTTSession: Sendable {
             for index in inFlight.indices {
                 inFlight[index].message.dup = inFlight[index].sent
                 inFlight[index].sent = true
-                queue(Self.encoded(inFlight[index].message))
+                if let bytes = Self.encoded(inFlight[index].message) { queue(bytes) }
             }
             return
         }
@@ -366,7 +366,7 @@ public struct MQTTSession: Sendable {
                 break
             case .atLeastOnce:
                 // §4.3.2: PUBACK, then the message is ours.
-                queue(Self.encoded(.puback(packetId: message.packetId!)))
+                if let id = message.packetId, let bytes = Self.encoded(.puback(packetId: id)) { queue(bytes) }
             case .exactlyOnce:
                 // Never subscribed above QoS 1, so the broker may not send QoS 2 (MQTT-3.8.4-6).
                 events.append(lose(.unexpectedPacket("PUBLISH at QoS 2"), now: now))
@@ -400,7 +400,7 @@ public struct MQTTSession: Sendable {
             events.append(lose(.unexpectedPacket("an oversized " + MQTTPacket.name(ofType: report.type)), now: now))
             return
         }
-        if report.qos == .atLeastOnce, let id = report.packetId { queue(Self.encoded(.puback(packetId: id))) }
+        if report.qos == .atLeastOnce, let id = report.packetId, let bytes = Self.encoded(.puback(packetId: id)) { queue(bytes) }
         events.append(.oversized(topic: report.topic, bytes: report.payloadSize ?? report.size))
     }
 
@@ -512,11 +512,13 @@ public struct MQTTSession: Sendable {
         }
     }
 
-    private static func encoded(_ message: MQTTPublish) -> [UInt8] { encoded(.publish(message)) }
+    private static func encoded(_ message: MQTTPublish) -> [UInt8]? { encoded(.publish(message)) }
 
-    /// Packets the session built from checked parts, which cannot fail to encode.
-    private static func encoded(_ packet: MQTTPacket) -> [UInt8] {
-        do throws(MQTTEncodeError) { return try MQTTEncoder.encode(packet) } catch { fatalError("MQTT packet failed to encode: \(error.description)") }
+    /// Packets the session builds from checked parts (a PUBLISH checked when `publish` took it, a
+    /// PUBACK for the non-zero id the decoder read), so they encode; were one not to, it is not
+    /// sent (the broker sends an unacknowledged message again), never a crash.
+    private static func encoded(_ packet: MQTTPacket) -> [UInt8]? {
+        do throws(MQTTEncodeError) { return try MQTTEncoder.encode(packet) } catch { return nil }
     }
 
     private static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
