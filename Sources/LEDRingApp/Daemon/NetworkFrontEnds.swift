@@ -222,49 +222,59 @@ final class NetworkFrontEnds {
         Log.info("mqtt: stopped")
     }
 
-    /// Starts a bridge: the loop's, or for a broker behind TLS the full build's libmosquitto one;
+    /// Starts a bridge: the loop's, or for a broker behind TLS the full build's libmosquitto one
+    /// (the static build's loop bridge refuses `mqtt.tls` itself, with `MQTTLoopBridge.noTLS`);
     /// `former` are the retained topics the bridge before it published (a reload's), which it
     /// clears where it no longer publishes them.
     private func startMQTT(_ settings: MQTTSettings, former: [String] = []) throws(CommandError) {
-        let indices = mqttSources.map { $0.index }
-        if settings.tls != nil {
-            #if hasFeature(Embedded)
-            throw CommandError(MQTTError.setup(what: "mqtt.tls", reason: MQTTLoopBridge.noTLS).description, code: .config)
-            #else
-            let remote = self.remote
-            let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
-                                    formerRetained: former,
-                                    onSource: { [remote] k, payload, retained in remote.queueSource(indices[k], payload, retained: retained) },
-                                    log: { Log.info("mqtt: " + $0) })
-            do throws(MQTTError) {
-                try bridge.start()
-            } catch {
-                let code: ExitCode = switch error {
-                case .unavailable, .libraryMissing: .unavailable
-                case .passwordFile, .setup: .config
-                }
-                throw CommandError(error.description, code: code)
-            }
-            tlsBridge = bridge
-            #endif
-        } else {
-            let bridge: MQTTLoopBridge
-            do throws(MQTTError) {
-                bridge = try MQTTLoopBridge(settings: settings, password: try settings.password(), control: control,
-                                            sourceTopics: mqttSources.map { $0.topic }, formerRetained: former,
-                                            system: system,
-                                            onSource: { [control] k, payload, retained in control.queueSource(indices[k], payload, retained) },
-                                            log: { Log.info("mqtt: " + $0) })
-            } catch {
-                throw CommandError(error.description, code: .config)
-            }
-            bridge.start(now: MonotonicClock.seconds())
-            mqtt = bridge
+        #if hasFeature(Embedded)
+        mqtt = try startLoopBridge(settings, former: former)
+        #else
+        if settings.tls != nil { tlsBridge = try startTLSBridge(settings, former: former) } else {
+            mqtt = try startLoopBridge(settings, former: former)
         }
+        #endif
         bridgeSources = mqttSources
         bridgeSettings = settings
         Log.info("mqtt: connecting to \(settings.host):\(settings.port) as \(settings.resolvedClientId), topics \(settings.resolvedBaseTopic)/…\(settings.tls != nil ? " over TLS" : "")")
     }
+
+    private func startLoopBridge(_ settings: MQTTSettings, former: [String]) throws(CommandError) -> MQTTLoopBridge {
+        let indices = mqttSources.map { $0.index }
+        let bridge: MQTTLoopBridge
+        do throws(MQTTError) {
+            bridge = try MQTTLoopBridge(settings: settings, password: try settings.password(), control: control,
+                                        sourceTopics: mqttSources.map { $0.topic }, formerRetained: former,
+                                        system: system,
+                                        onSource: { [control] k, payload, retained in control.queueSource(indices[k], payload, retained) },
+                                        log: { Log.info("mqtt: " + $0) })
+        } catch {
+            throw CommandError(error.description, code: .config)
+        }
+        bridge.start(now: MonotonicClock.seconds())
+        return bridge
+    }
+
+    #if !hasFeature(Embedded)
+    private func startTLSBridge(_ settings: MQTTSettings, former: [String]) throws(CommandError) -> MQTTBridge {
+        let indices = mqttSources.map { $0.index }
+        let remote = self.remote
+        let bridge = MQTTBridge(settings: settings, control: remote, sourceTopics: mqttSources.map { $0.topic },
+                                formerRetained: former,
+                                onSource: { [remote] k, payload, retained in remote.queueSource(indices[k], payload, retained: retained) },
+                                log: { Log.info("mqtt: " + $0) })
+        do throws(MQTTError) {
+            try bridge.start()
+        } catch {
+            let code: ExitCode = switch error {
+            case .unavailable, .libraryMissing: .unavailable
+            case .passwordFile, .setup: .config
+            }
+            throw CommandError(error.description, code: code)
+        }
+        return bridge
+    }
+    #endif
 }
 
 /// The `http` section of the config (LEDRingNet's settings, in both builds).
