@@ -302,14 +302,14 @@ import Testing
     }
 
     @Test func getIsPrintedAsPercentages() throws {
-        let reply = Reply.rings([.init(name: "move", shown: 0.8, target: 0.8, spinning: false),
-                                 .init(name: "stand", shown: 0.1, target: 0.45, spinning: true)], brightness: 1)
+        let reply = Reply.rings([.init(name: "move", value: 0.8, target: 0.8, spinning: false, leds: []),
+                                 .init(name: "stand", value: 0.1, target: 0.45, spinning: true, leds: [])], brightness: 1)
         guard case .object(let object) = try JSONValue.parse(reply.jsonLine) else {
             Issue.record("not an object")
             return
         }
         #expect(ReplyFormatter.text(object) == "move  80.0 % (target 80.0 %)\nstand spinning (target 45.0 %)\nbrightness 100.0 %\n")
-        var off = Reply.RingReport(name: "move", shown: 0.8, target: 0.8, spinning: false)
+        var off = RingSnapshot.Ring(name: "move", value: 0.8, target: 0.8, spinning: false, leds: [])
         off.on = false
         guard case .object(let dark) = try JSONValue.parse(Reply.rings([off], brightness: 1).jsonLine) else { return }
         #expect(ReplyFormatter.text(dark) == "move 80.0 % (target 80.0 %) off\nbrightness 100.0 %\n")

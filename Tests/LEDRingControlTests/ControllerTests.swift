@@ -18,7 +18,7 @@ import Testing
         c.apply(try Request.parse(line), at: t, status: { status })
     }
 
-    func rings(_ reply: Reply) -> [Reply.RingReport] {
+    func rings(_ reply: Reply) -> [RingSnapshot.Ring] {
         if case .rings(let rings, _, _) = reply { return rings }
         return []
     }
@@ -27,14 +27,14 @@ import Testing
         var c = controller()
         let outcome = try apply(&c, "set move 0.8 duration 2 curve linear", at: 10)
         #expect(outcome.changed)
-        #expect(rings(outcome.reply)[0] == .init(name: "move", shown: 0, target: 0.8, spinning: false))
+        #expect(rings(outcome.reply)[0] == .init(name: "move", value: 0, target: 0.8, spinning: false, leds: []))
         #expect(c.isAnimating(at: 11))
-        #expect(rings(c.report(at: 11))[0].shown == 0.4)
-        #expect(rings(c.report(at: 12))[0].shown == 0.8)
+        #expect(rings(c.report(at: 11))[0].value == 0.4)
+        #expect(rings(c.report(at: 12))[0].value == 0.8)
         #expect(!c.isAnimating(at: 12))
         // A new value starts from what is shown, not from the old target.
         _ = try apply(&c, "set move 0 duration 2 curve linear", at: 11)
-        #expect(abs(rings(c.report(at: 12))[0].shown - 0.2) < 1e-12)
+        #expect(abs(rings(c.report(at: 12))[0].value - 0.2) < 1e-12)
     }
 
     @Test func aBadRequestChangesNothing() throws {
@@ -85,14 +85,14 @@ import Testing
         _ = try apply(&c, "reset duration 1", at: 5)
         #expect(c.isAnimating(at: 5.5))
         #expect(rings(c.report(at: 5.5)).allSatisfy { !$0.spinning && $0.target == 0 })
-        #expect(rings(c.report(at: 6)).allSatisfy { $0.shown == 0 })
+        #expect(rings(c.report(at: 6)).allSatisfy { $0.value == 0 })
     }
 
     @Test func spinKeepsTheTargetAndStopShowsItAgain() throws {
         var c = controller()
         _ = try apply(&c, "set stand 0.45", at: 0)
         _ = try apply(&c, "spin stand", at: 1)
-        #expect(rings(c.report(at: 2))[2] == .init(name: "stand", shown: 0.45, target: 0.45, spinning: true))
+        #expect(rings(c.report(at: 2))[2] == .init(name: "stand", value: 0.45, target: 0.45, spinning: true, leds: []))
         #expect(c.isAnimating(at: 100))
         _ = try apply(&c, "stop", at: 3)
         #expect(!c.isAnimating(at: 3))
@@ -126,7 +126,7 @@ import Testing
         var d = controller()
         d.restore(c.saved, at: 100)
         // Restored values are shown at once: the targets were acknowledged before the restart.
-        #expect(rings(d.report(at: 100)).map(\.shown) == [1.3, 0.75, 0])
+        #expect(rings(d.report(at: 100)).map(\.value) == [1.3, 0.75, 0])
         #expect(rings(d.report(at: 100))[2].spinning && d.brightness == 0.5)
     }
 

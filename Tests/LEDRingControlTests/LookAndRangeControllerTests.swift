@@ -37,6 +37,33 @@ import Testing
         #expect(try RingSnapshot(json: JSONValue.parse(text)).rings.map(\.units) == [812, nil])
     }
 
+    /// The socket's reply and the snapshot report a ring alike: the same report, the snapshot
+    /// adding only the LEDs (`Controller.report(ofRing:at:)` builds both).
+    @Test func theReplyAndTheSnapshotReportEachRingAlike() throws {
+        let layout = try Self.layout()
+        var c = Controller(layout: layout, brightness: 1)
+        _ = try Self.apply(&c, "set co2 812")
+        _ = try Self.apply(&c, "look build failed")
+        _ = try Self.apply(&c, "notify co2 color #0000ff for 10s priority 5 key b", at: 1)
+        _ = try Self.apply(&c, "timer co2 25m", at: 1)
+        let outcome = try Self.apply(&c, "spin build", at: 2)
+        guard case .rings(let replied, _, _) = outcome.reply else { Issue.record("not rings: \(outcome.reply)"); return }
+        let snapshot = RingSnapshot(controller: c, frame: [RGB8](repeating: RGB8(r: 9, g: 9, b: 9), count: layout.ledCount),
+                                    layout: layout, at: 2)
+        #expect(snapshot.rings.map { $0.leds.count } == [12, 12])
+        #expect(snapshot.rings[1].spin != nil, "build spins")
+        let withoutLEDs = snapshot.rings.map { ring -> RingSnapshot.Ring in
+            var ring = ring
+            ring.leds = []
+            ring.display = []
+            ring.spin = nil
+            return ring
+        }
+        #expect(replied == withoutLEDs)
+        #expect(replied[0].notice != nil && replied[0].units != nil && replied[0].timer?.left == 1499
+                && replied[1].look == "failed" && replied[1].spinning)
+    }
+
     @Test func valuesInTheRingsOwnUnits() throws {
         var c = Controller(layout: try Self.layout(), brightness: 1)
         #expect(try Self.apply(&c, "set co2 812").changed)

@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func repliesAreOneJSONLine() throws {
-        let reply = Reply.rings([.init(name: "move", shown: 0.5, target: 0.8, spinning: false)], brightness: 1)
+        let reply = Reply.rings([.init(name: "move", value: 0.5, target: 0.8, spinning: false, leds: [])], brightness: 1)
         #expect(reply.jsonLine == #"{"ok":true,"rings":[{"name":"move","shown":0.5,"target":0.8,"spinning":false}],"brightness":1}"#)
         let error = Reply.error("bad \"x\"\nnext")
         #expect(error.jsonLine == #"{"ok":false,"error":"bad \"x\"\nnext"}"#)

@@ -348,20 +348,9 @@ public struct Controller: Sendable {
         return Outcome(reply: report(at: t), changed: true)
     }
 
-    /// Every ring's shown and target value at `t`.
+    /// Every ring's report at `t` (`report(ofRing:at:)`), as the socket answers.
     public func report(at t: Double) -> Reply {
-        .rings(zip(names, states).map { name, state in
-            Reply.RingReport(name: name, shown: state.shown(at: t), target: state.target,
-                             spinning: state.spinningSince != nil)
-        }.enumerated().map { i, report in
-            var report = report
-            report.look = look(of: i)
-            report.timerLeft = slots[i].timer.map { $0.remaining(at: t) }
-            report.shown = shownValue(of: i, at: t)
-            report.on = slots[i].on
-            report.notice = notice(for: i, at: t).map { ShownNotice($0, at: t) }
-            return report
-        }, brightness: brightness, power: power)
+        .rings(names.indices.map { report(ofRing: $0, at: t) }, brightness: brightness, power: power)
     }
 
     /// Whether any ring moves after `t` (a transition, a spinner, an effect or a running timer).
