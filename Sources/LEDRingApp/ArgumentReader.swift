@@ -1,3 +1,4 @@
+import LEDRingControl
 import RingRender
 /// Walks a command line: options as `--name value` or `--name=value`, in any order. Which
 /// options there are, and which take a value, is `CommandLineTable`'s: an option of the command
@@ -84,19 +85,10 @@ enum ValueParser {
         return value
     }
 
-    /// A progress value: a fraction (`0.8`, `1.3` for a second lap) or a percentage (`80%`),
-    /// finite, 0…100 laps.
-    static func progress(_ text: String, option: String) throws(CommandError) -> Double {
-        // `option` ending in "=" (`--set move=`) is followed directly by the value.
-        let shown = option.hasSuffix("=") ? option + text : option + " " + quoted(text)
-        let hint = "give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%"
-        guard let value = ProgressText.parse(text), value.isFinite else {
-            throw .usage("\(shown): not a number; \(hint)")
-        }
-        guard value >= 0, value <= ProgressText.maxValue else {
-            throw .usage("\(shown): must be 0…100 (0 % to 10 000 %); \(hint)")
-        }
-        return value
+    /// A fraction, 0…1, written `0.35` or `35%`: `Request.fraction`, the check a brightness
+    /// gets from every front end, with its words.
+    static func fraction(_ text: String, option: String) throws(CommandError) -> Double {
+        do throws(RequestError) { return try Request.fraction(text, name: option) } catch { throw .usage(error.message) }
     }
 
     /// A note when a value written without `%` means many laps (`move=50` is 5000 %, not half a

@@ -26,10 +26,7 @@ struct ColorOptions: Sendable, Equatable {
     mutating func parseOption(_ name: String, value: () throws(CommandError) -> String) throws(CommandError) -> Bool {
         switch name {
         case "--brightness":
-            let text = try value()
-            let level = try ValueParser.progress(text, option: name)
-            guard level <= 1 else { throw .usage("--brightness \(text): must be 0…1 or 0%…100%") }
-            brightness = level
+            brightness = try ValueParser.fraction(try value(), option: name)
         case "--gamma":
             gamma = try ValueParser.number(try value(), option: name, in: 1...4,
                                            hint: "2.2 shows sRGB colours as a monitor would; WLED uses 2.8")

@@ -80,9 +80,7 @@ struct OneShotOptions {
                 // The domain's one check of a ring's value; the one-shot's rings have no range,
                 // so a bare number is laps and must be in 0…100.
                 let number: Double
-                do throws(RequestError) {
-                    number = try Request.checkedValue(try Request.update(written, ring: ring).value, ring: ring, shown: written)
-                } catch { throw .usage("--set " + error.message) }
+                do throws(RequestError) { number = try Request.value(written, for: ring) } catch { throw .usage("--set " + error.message) }
                 if let note = ValueParser.lapsNote(ring: ring, text: written, value: number) { Terminal.error("ledring: " + note) }
                 sets.append((ring, number))
             case "--spin": spins.append(try value())
@@ -97,11 +95,9 @@ struct OneShotOptions {
             case "--leds": leds = try ValueParser.integer(try value(), option: name, in: 1...Segment.maxLEDs)
             case "--reverse-spin": reverses = true
             case "--shadow":
-                shadow = Float(try ValueParser.progress(try value(), option: name))
-                guard let shadow, shadow <= 1 else { throw .usage("--shadow: give 0…1 or 0%…100%, e.g. --shadow 0.35") }
+                shadow = Float(try ValueParser.fraction(try value(), option: name))
             case "--highlight":
-                highlight = Float(try ValueParser.progress(try value(), option: name))
-                guard let highlight, highlight <= 1 else { throw .usage("--highlight: give 0…1 or 0%…100%, e.g. --highlight 0.3") }
+                highlight = Float(try ValueParser.fraction(try value(), option: name))
             case "--laps": laps = try ValueParser.choice(try value(), option: name, as: LapStyle.self)
             case "--help": help = true
             case "--version": version = true

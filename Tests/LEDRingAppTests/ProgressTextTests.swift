@@ -17,14 +17,14 @@ import Testing
     func everyFrontEndReadsAValueTheSameWay(_ text: String, _ value: Double?) {
         #expect(ProgressText.parse(text) == value)
         // Command line (`--set move=80%`), socket text and JSON (`set move 80%`), HTTP and MQTT.
-        #expect((try? ValueParser.progress(text, option: "--set move=")) == value)
+        #expect((try? OneShotOptions(["--set", "move=" + text]).sets.first?.value) == value)
         #expect((try? Request.value(text, for: "move")) == value)
         #expect((try? SetCommand.parseValue(.string(text), name: "move")) == value)
     }
 
     @Test func outOfRangeIsRefusedEverywhere() {
         for text in ["100.5", "10001%", "-1", "-5%", "inf", "nan"] {
-            #expect((try? ValueParser.progress(text, option: "--set move=")) == nil, "\(text)")
+            #expect((try? OneShotOptions(["--set", "move=" + text])) == nil, "\(text)")
             #expect((try? Request.value(text, for: "move")) == nil, "\(text)")
             #expect((try? SetCommand.parseValue(.string(text), name: "move")) == nil, "\(text)")
         }

@@ -182,13 +182,19 @@ extension Request {
     /// A ring's value from text as sent: a percentage (`80%`, a fraction of a lap, checked
     /// 0…100 laps) or a number (laps, or the ring's own units; checked by `validate`).
     public static func update(_ text: String, ring: String) throws(RequestError) -> RingValueUpdate {
-        guard let value = ProgressText.parse(text) else {
-            throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
-        }
+        let value = try number(text, name: ring)
         if ProgressText.isPercent(text) {
             return RingValueUpdate(ring: ring, value: try checkedValue(value, ring: ring, shown: text), percent: true)
         }
         return RingValueUpdate(ring: ring, value: try checkedFinite(value, ring: ring, shown: text))
+    }
+
+    /// `text` as `ProgressText` reads it, or the error saying how to write one.
+    static func number(_ text: String, name: String) throws(RequestError) -> Double {
+        guard let value = ProgressText.parse(text) else {
+            throw RequestError("\(Request.shown(name)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+        }
+        return value
     }
 
     /// `value` when it is seconds in 0…`limit` (3600 for a transition); nil (not a number) is
@@ -205,8 +211,14 @@ extension Request {
 
     /// `value` when it is a brightness in 0…1.
     public static func checkedBrightness(_ value: Double, shown: String? = nil) throws(RequestError) -> Double {
+        try checkedFraction(value, name: "brightness", shown: shown)
+    }
+
+    /// `value` when it is a finite fraction in 0…1: a brightness, the one-shot's `--shadow`.
+    /// `name` is the setting; `shown` how the sender wrote the value, else the number.
+    public static func checkedFraction(_ value: Double, name: String, shown: String? = nil) throws(RequestError) -> Double {
         guard value.isFinite, value >= 0, value <= 1 else {
-            throw RequestError("brightness \(Request.shown(shown ?? Request.shown(value))): must be 0…1 (or 0%…100%)")
+            throw RequestError("\(name) \(Request.shown(shown ?? Request.shown(value))): must be 0…1 (or 0%…100%)")
         }
         return value
     }
@@ -221,17 +233,19 @@ extension Request {
 
     /// A progress value from text: a fraction (`0.8`) or a percentage (`80%`), checked.
     public static func value(_ text: String, for ring: String) throws(RequestError) -> Double {
-        guard let value = ProgressText.parse(text) else {
-            throw RequestError("\(Request.shown(ring)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
-        }
-        return try checkedValue(value, ring: ring, shown: text)
+        try checkedValue(try number(text, name: ring), ring: ring, shown: text)
     }
 
     /// A brightness from text: a fraction (`0.5`) or a percentage (`50%`), checked.
     public static func brightnessValue(_ text: String) throws(RequestError) -> Double {
+        try fraction(text, name: "brightness")
+    }
+
+    /// A fraction from text (`0.5`, `50%`), checked 0…1; `name` is the setting, for messages.
+    public static func fraction(_ text: String, name: String) throws(RequestError) -> Double {
         guard let value = ProgressText.parse(text) else {
-            throw RequestError("brightness \"\(Request.shown(text))\": not a number; give 0…1 or 0%…100%")
+            throw RequestError("\(name) \"\(Request.shown(text))\": not a number; give 0…1 or 0%…100%")
         }
-        return try checkedBrightness(value, shown: text)
+        return try checkedFraction(value, name: name, shown: text)
     }
 }
