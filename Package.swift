@@ -40,7 +40,7 @@ let gpiodAPI = detectGPIODAPI()
 let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 ]
-let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "LEDJSON", "CSpidev"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
+let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "LEDJSON", "CLinux"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
 // The MQTT bridge of the full build uses libmosquitto (for TLS to the broker; the static build
@@ -89,10 +89,10 @@ let package = Package(
         // protocol's parsing, snapshots and the controller; the CLI, socket, MQTT and HTTP all go
         // through it, so a command means and is checked the same whichever way it arrives.
         .target(name: "LEDRingControl", dependencies: ["RingRender", "LEDJSON"]),
-        .target(name: "CSpidev"),
+        .target(name: "CLinux"),
         // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
-        .target(name: "LEDSystem", dependencies: ["CSpidev"]),
+        .target(name: "LEDSystem", dependencies: ["CLinux"]),
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
         // How frames are shown (text, JSON, ANSI and SVG pictures): pure, so the simulated output
         // and its tests link no kernel library.
@@ -101,7 +101,7 @@ let package = Package(
         // fakes, the broker/browser/CA harness of the network tests, and the ring-control double.
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
-        .target(name: "LEDRingNetTesting", dependencies: ["CSpidev"]),
+        .target(name: "LEDRingNetTesting", dependencies: ["CLinux"]),
         // The real controller behind a test clock, recording what the front ends sent.
         .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
         .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDSystem", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),

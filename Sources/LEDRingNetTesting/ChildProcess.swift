@@ -1,4 +1,4 @@
-import CSpidev
+import CLinux
 import Glibc
 
 /// A program the tests start (ledring, a script, mosquitto, openssl), with every wait bounded.

@@ -1,7 +1,7 @@
-import CSpidev
+import CLinux
 import Glibc
 
-/// The real seam: each method is one Glibc call (or one CSpidev helper) and nothing more.
+/// The real seam: each method is one Glibc call (or one CLinux helper) and nothing more.
 public final class LinuxSystemCalls: SystemCalls {
     /// Creates the real seam; it holds no state.
     public init() {}
@@ -34,14 +34,14 @@ public final class LinuxSystemCalls: SystemCalls {
         return written
     }
 
-    /// `GPIO_GET_CHIPINFO_IOCTL` through the CSpidev helper (the uapi `struct gpiochip_info`).
+    /// `GPIO_GET_CHIPINFO_IOCTL` through the CLinux helper (the uapi `struct gpiochip_info`).
     public func gpioChipInfo(_ fd: Int32) throws(Errno) -> GPIOChipIdentity {
         var name = [CChar](repeating: 0, count: 33)
         var label = [CChar](repeating: 0, count: 33)
         var lines: UInt32 = 0
         let result = name.withUnsafeMutableBufferPointer { namePointer in
             label.withUnsafeMutableBufferPointer { labelPointer in
-                cspidev_gpio_chip_info(fd, namePointer.baseAddress, labelPointer.baseAddress, &lines)
+                clinux_gpio_chip_info(fd, namePointer.baseAddress, labelPointer.baseAddress, &lines)
             }
         }
         if result < 0 { throw Errno.current }
@@ -51,7 +51,7 @@ public final class LinuxSystemCalls: SystemCalls {
         return GPIOChipIdentity(name: text(name), label: text(label), lineCount: Int(lines))
     }
 
-    /// One spidev `ioctl(2)` through the CSpidev helpers.
+    /// One spidev `ioctl(2)` through the CLinux helpers.
     public func spiIoctl(_ fd: Int32, _ request: SPIRequest, tx: UnsafeRawBufferPointer?) throws(Errno) -> UInt32 {
         var result: Int32
         var value: UInt32 = 0

@@ -3,7 +3,7 @@ import Glibc
 import LEDHardware
 import Testing
 
-/// The real seam against nodes every Linux machine has, so the CSpidev helpers and errno
+/// The real seam against nodes every Linux machine has, so the CLinux helpers and errno
 /// plumbing are exercised without SPI hardware.
 @Suite struct LinuxSystemCallsTests {
     @Test func spidevIoctlsOnANonSPIDeviceReportENOTTY() {

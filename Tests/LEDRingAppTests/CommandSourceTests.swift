@@ -1,4 +1,4 @@
-import CSpidev
+import CLinux
 import Glibc
 import LEDRingControl
 import LEDRingTesting

@@ -1,2 +1,2 @@
 // SwiftPM needs one source file in a C target; the helpers are static inline in the header.
-#include "CSpidev.h"
+#include "CLinux.h"

@@ -1,8 +1,13 @@
-#ifndef CSPIDEV_H
-#define CSPIDEV_H
-// Helpers for the spidev ioctls: the SPI_IOC_* request numbers are function-like macros that
-// Swift cannot import, so each is wrapped here in a static inline function. Each returns the
-// ioctl result (-1 with errno set on failure) so the Swift seam can map errno in one place.
+#ifndef CLINUX_H
+#define CLINUX_H
+// The parts of the Linux ABI that Swift's Glibc module cannot reach, for the LEDSystem seam:
+// - the spidev and GPIO chip ioctls, whose request numbers (SPI_IOC_*, GPIO_GET_CHIPINFO_IOCTL)
+//   are function-like macros Swift cannot import, each wrapped in a static inline function;
+// - accept4(2) and pipe2(2), which glibc declares only under _GNU_SOURCE;
+// - open(2)'s variadic mode argument, and stat(2)'s S_IS* file-type macros;
+// - posix_spawn_file_actions_addclosefrom_np, for spawned commands.
+// Each returns the call's result (-1 with errno set on failure) so the Swift seam maps errno in
+// one place.
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -89,7 +94,7 @@ static inline int cspidev_transfer(int fd, const void *tx, uint32_t length, uint
 /// GPIO_GET_CHIPINFO_IOCTL on a /dev/gpiochipN descriptor (include/uapi/linux/gpio.h, the call
 /// libgpiod's gpiod_chip_get_info and `gpiodetect` make): copies the chip's name and label
 /// (each up to 32 bytes plus NUL, so both buffers must hold 33) and its line count.
-static inline int cspidev_gpio_chip_info(int fd, char *name, char *label, uint32_t *lines) {
+static inline int clinux_gpio_chip_info(int fd, char *name, char *label, uint32_t *lines) {
     struct gpiochip_info info;
     memset(&info, 0, sizeof info);
     int result = ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info);
@@ -101,4 +106,4 @@ static inline int cspidev_gpio_chip_info(int fd, char *name, char *label, uint32
     *lines = info.lines;
     return result;
 }
-#endif
+#endif /* CLINUX_H */
