@@ -32,7 +32,7 @@ extension RingSnapshot {
         for index in controller.names.indices {
             var ring = controller.report(ofRing: index, at: t)
             ring.leds = index < colours.count ? colours[index] : []
-            ring.display = ring.leds.map { RGB8(hex: $0).map { SRGB.display($0).hex } ?? $0 }
+            ring.display = Ring.display(of: ring.leds)
             // Only while the LEDs show the spinner: not under a notification, nor dark.
             if let since = controller.slots[index].state.spinningSince, index < controller.rings.count,
                ring.notice == nil, ring.on, controller.power {

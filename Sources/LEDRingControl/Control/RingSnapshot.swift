@@ -41,7 +41,12 @@ public struct RingSnapshot: Equatable, Sendable {
             self.target = target
             self.spinning = spinning
             self.leds = leds
-            self.display = display ?? leds.map { RGB8(hex: $0).map { SRGB.display($0).hex } ?? $0 }
+            self.display = display ?? Ring.display(of: leds)
+        }
+
+        /// How a screen shows `leds` (drive levels as `#rrggbb`): `SRGB.display` of each.
+        public static func display(of leds: [String]) -> [String] {
+            leds.map { RGB8(hex: $0).map { SRGB.display($0).hex } ?? $0 }
         }
     }
 

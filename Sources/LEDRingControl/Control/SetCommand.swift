@@ -82,7 +82,7 @@ public struct SetCommand: Equatable, Sendable {
     public static func parseValue(_ raw: JSONValue, name: String) throws(RequestError) -> Double {
         if case .string(let text) = raw { return try Request.value(text, for: name) }
         guard case .number(let number) = raw else {
-            throw RequestError("\(Request.shown(name)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+            throw Request.notALapValue(JSONObject.show(raw), name: name)
         }
         return try Request.checkedValue(number, ring: name, shown: JSONValue.format(number))
     }
@@ -92,7 +92,7 @@ public struct SetCommand: Equatable, Sendable {
     public static func parseUpdate(_ raw: JSONValue, ring: String) throws(RequestError) -> Request.RingValueUpdate {
         if case .string(let text) = raw { return try Request.update(text, ring: ring) }
         guard case .number(let number) = raw else {
-            throw RequestError("\(Request.shown(ring)) \(JSONObject.show(raw)): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+            throw Request.notALapValue(JSONObject.show(raw), name: ring)
         }
         return Request.RingValueUpdate(ring: ring, value: try Request.checkedFinite(number, ring: ring, shown: JSONValue.format(number)))
     }
@@ -101,7 +101,7 @@ public struct SetCommand: Equatable, Sendable {
     public static func parseBrightness(_ raw: JSONValue) throws(RequestError) -> Double {
         if case .string(let text) = raw { return try Request.brightnessValue(text) }
         guard case .number(let number) = raw else {
-            throw RequestError("brightness \(JSONObject.show(raw)): not a number; give 0…1 or 0%…100%")
+            throw Request.notAFraction(JSONObject.show(raw), name: "brightness")
         }
         return try Request.checkedBrightness(number, shown: JSONValue.format(number))
     }

@@ -191,10 +191,19 @@ extension Request {
 
     /// `text` as `ProgressText` reads it, or the error saying how to write one.
     static func number(_ text: String, name: String) throws(RequestError) -> Double {
-        guard let value = ProgressText.parse(text) else {
-            throw RequestError("\(Request.shown(name)) \"\(Request.shown(text))\": not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
-        }
+        guard let value = ProgressText.parse(text) else { throw notALapValue("\"\(Request.shown(text))\"", name: name) }
         return value
+    }
+
+    /// A value in laps that is not a number: `written` is how the sender wrote it (quoted text,
+    /// or JSON), `name` the ring.
+    static func notALapValue(_ written: String, name: String) -> RequestError {
+        RequestError("\(Request.shown(name)) \(written): not a number; give a fraction like 0.8 (1.3 is 130 %) or a percentage like 80%")
+    }
+
+    /// A 0…1 value that is not a number: `written` as the sender wrote it, `name` the setting.
+    static func notAFraction(_ written: String, name: String) -> RequestError {
+        RequestError("\(name) \(written): not a number; give 0…1 or 0%…100%")
     }
 
     /// `value` when it is seconds in 0…`limit` (3600 for a transition); nil (not a number) is
@@ -243,9 +252,7 @@ extension Request {
 
     /// A fraction from text (`0.5`, `50%`), checked 0…1; `name` is the setting, for messages.
     public static func fraction(_ text: String, name: String) throws(RequestError) -> Double {
-        guard let value = ProgressText.parse(text) else {
-            throw RequestError("\(name) \"\(Request.shown(text))\": not a number; give 0…1 or 0%…100%")
-        }
+        guard let value = ProgressText.parse(text) else { throw notAFraction("\"\(Request.shown(text))\"", name: name) }
         return try checkedFraction(value, name: name, shown: text)
     }
 }
