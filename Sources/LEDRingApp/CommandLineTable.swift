@@ -206,17 +206,8 @@ enum CommandLineTable {
         OptionSpec("--dump-wire", .file("FILE"), "append each frame's exact wire bytes to FILE instead of a device"),
     ])
 
-    /// `ColorOptions.parseOption`'s options: light, colour and the supply budget.
-    static let colour = OptionGroup(title: "COLOUR AND POWER", options: [
-        OptionSpec("--brightness", .text("B"), "overall light, 0…1 or 0%…100% (default 1)"),
-        OptionSpec("--gamma", .text("G"), "output gamma, 1…4 (default 2.2: the sRGB colours as a monitor shows them)"),
-        OptionSpec("--dither", .choice(Dithering.allCases.map { $0.rawValue }), "temporal dithering (default auto: only changing LEDs, only levels where a step cannot be seen flickering)"),
-        OptionSpec("--correction", .named("NAME", (ColorCorrection.presets + ColorCorrection.temperatures).map { $0.name }),
-                   "strip white point, optionally +temperature (typical-led-strip+tungsten-100w)"),
-        OptionSpec("--max-milliamps", .text("N"), "supply budget for the LEDs (default 500, safe on a Pi's 5 V pin)"),
-        OptionSpec("--white", .choice(WhiteExtraction.names, shown: "MODE"), "RGBW white (default min)"),
-        OptionSpec("--hdr", "APA102/SK9822: use the 5-bit current field for finer low levels"),
-    ])
+    /// `ColorSetting`'s options: light, colour and the supply budget.
+    static let colour = OptionGroup(title: "COLOUR AND POWER", options: ColorSetting.options)
 
     static let output = OptionGroup(title: "OUTPUT", options: [
         OptionSpec("--format", .choice(SimulatedFormat.allCases.map { $0.rawValue }),

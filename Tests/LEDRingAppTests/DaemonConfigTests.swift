@@ -22,7 +22,7 @@ import Testing
         #expect(config.layout.ledCount == 24 + 16 + 12 + 9)
         #expect(config.output.driver == .ws2812SPI)
         #expect(config.output.spiHz == 3_600_000)
-        #expect(config.brightness == 0.5 && config.fps == 30 && config.maxMilliamps == 2000)
+        #expect(config.color.brightness == 0.5 && config.fps == 30 && config.color.maxMilliamps == 2000)
         #expect(config.socket == SocketConfig(path: "/run/ledring/ledring.sock", mode: 0o660))
         #expect(config.gpio.power == GPIOConfig.Power(line: 17, activeLow: false))
         #expect(config.gpio.encoder?.ring == "move")
@@ -48,7 +48,7 @@ import Testing
         line.white = WhiteExtraction(named: "min")
         #expect(FrameSettings(config: config, color: line, fps: 30).white == WhiteExtraction(named: "min"))
         #expect(problems(#"{"white": "bright", "hdr": 1}"#) == [
-            #"white: must be none, min, accurate, accurate-warm, accurate-neutral or accurate-cold, got "bright""#,
+            #"white: must be one of none, min, accurate, accurate-warm, accurate-neutral, accurate-cold, got "bright""#,
             "hdr: must be true or false, got 1"])
     }
 

@@ -12,22 +12,11 @@ struct DaemonConfig: Sendable {
     var layout: RingLayout
     /// Where frames go.
     var output = OutputConfig()
-    /// Overall light, 0…1.
-    var brightness = 1.0
-    /// Output gamma.
-    var gamma = Double(ColorPipeline.referenceGamma)
+    /// The colour and power settings the file gives (`brightness`, `gamma`, …: `ColorSetting`'s
+    /// keys), laid under the command line's.
+    var color = ColorOptions()
     /// Frames per second while something moves.
     var fps = 30.0
-    /// Power budget of the LED supply, mA; nil uses the limiter's default for a Pi's 5 V pin.
-    var maxMilliamps: Double?
-    /// Temporal dithering.
-    var dither = Dithering.auto
-    /// Colour correction for the strip type (and temperature), by preset name.
-    var correction = ColorCorrection.uncorrected
-    /// How RGBW chips get their white level (`--white`); nil keeps the driver's default.
-    var white: WhiteExtraction?
-    /// APA102/SK9822 high dynamic range (`--hdr`), where the driver has it.
-    var hdr = false
     /// GPIO inputs and power switch (checked and stored; wiring comes with the GPIO layer).
     var gpio = GPIOConfig()
     /// The control socket.
@@ -44,8 +33,8 @@ struct DaemonConfig: Sendable {
     /// The keys of one look under `looks`.
     static let lookKeys = ["gradient", "effect", "period", "fill"]
     /// Keys the top-level object may have.
-    static let keys = ["rings", "output", "brightness", "gamma", "fps", "maxMilliamps", "dither", "correction", "white", "hdr",
-                       "gpio", "socket", "state", "mqtt", "http", "looks", "sources"]
+    static let keys = ["rings", "output"] + ColorSetting.keys
+        + ["fps", "gpio", "socket", "state", "mqtt", "http", "looks", "sources"]
 
     /// The three activity rings with every other setting at its default.
     static func defaults() throws(ConfigError) -> DaemonConfig {
@@ -203,27 +192,8 @@ struct DaemonConfig: Sendable {
     mutating func readSettings(_ members: JSONMembers, ringNames: [String], into reader: inout ConfigReader) {
         var config = self
         if let value = members["output"] { config.output = OutputConfig.read(value, at: "output", into: &reader) }
-        config.brightness = reader.number(members["brightness"], at: "brightness", in: 0...1) ?? config.brightness
-        config.gamma = reader.number(members["gamma"], at: "gamma", in: 1...4) ?? config.gamma
+        config.color = ColorOptions.read(members, into: &reader)
         config.fps = reader.number(members["fps"], at: "fps", in: 1...240) ?? config.fps
-        // As --max-milliamps takes it: a budget of 300.4 mA is kept as written.
-        config.maxMilliamps = reader.number(members["maxMilliamps"], at: "maxMilliamps", in: 1...1_000_000)
-        if let name = reader.string(members["white"], at: "white") {
-            if let mode = WhiteExtraction(named: name) {
-                config.white = mode
-            } else {
-                reader.report("white", "must be none, min, accurate, accurate-warm, accurate-neutral or accurate-cold, got \"\(name)\"")
-            }
-        }
-        config.hdr = reader.bool(members["hdr"], at: "hdr") ?? config.hdr
-        config.dither = reader.choice(members["dither"], at: "dither", as: Dithering.self) ?? config.dither
-        if let name = reader.string(members["correction"], at: "correction") {
-            switch ColorCorrection.parse(combination: name) {
-            case .success(let parsed): config.correction = parsed
-            case .failure:
-                reader.report("correction", "must be one of \(ColorCorrection.allNames) (or STRIP+TEMPERATURE), got \"\(name)\"")
-            }
-        }
         if let value = members["gpio"] {
             config.gpio = GPIOConfig.read(value, at: "gpio", ringNames: ringNames, into: &reader)
         }

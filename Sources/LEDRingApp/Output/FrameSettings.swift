@@ -31,15 +31,7 @@ extension FrameSettings {
 
     /// The daemon's settings: `color` (the command line) over `config` (the file), at `fps`.
     init(config: DaemonConfig, color: ColorOptions, fps: Double) {
-        var base = FrameSettings(fps: fps)
-        base.brightness = config.brightness
-        base.gamma = config.gamma
-        base.correction = config.correction
-        base.dither = config.dither
-        base.maxMilliamps = config.maxMilliamps
-        base.white = config.white
-        base.hdr = config.hdr
-        self = color.applied(to: base)
+        self = color.applied(to: config.color.applied(to: FrameSettings(fps: fps)))
     }
 
     /// Whether frames go out with APA102 high dynamic range: asked for, on a driver that has it.
