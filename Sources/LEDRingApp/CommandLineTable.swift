@@ -192,19 +192,8 @@ enum CommandLineTable {
         OptionSpec("--highlight", .text("H"), "the head's lift towards white, 0…1 (default 0.2)"),
     ])
 
-    /// `OutputConfig.parseOption`'s options: where frames go.
-    static let hardware = OptionGroup(title: "HARDWARE", options: [
-        OptionSpec("--simulate", "show the rings as they would light, here (with --driver KIND: limited and printed as that driver's chip gets them)"),
-        OptionSpec("--driver", .choice(drivers, shown: "KIND"), "light real LEDs with this driver (apa102-gpio, sk9822-gpio: clocked on any two GPIO lines)"),
-        OptionSpec("--gpio-data", .text("L"), "the data line for *-gpio drivers (offset like 23 or name like GPIO23)"),
-        OptionSpec("--gpio-clock", .text("L"), "the clock line for *-gpio drivers"),
-        OptionSpec("--gpio-chip", .text("LABEL"), "the GPIO chip's label (default: the board's, e.g. pinctrl-bcm2711)"),
-        OptionSpec("--device", .file("PATH"), "default: the board's first SPI node (/dev/spidev0.0) or /dev/leds0"),
-        OptionSpec("--spi-hz", .text("N"), "SPI clock to request (default 3600000 for WS2812/SK6812, 4000000 APA102)"),
-        OptionSpec("--order", .text("ORDER"), "colour order on the wire: GRB, RGB, BRG, ... (GRBW for RGBW chips)"),
-        OptionSpec("--board", .board, "the board, for its real SPI clock (default auto; see ledring boards)"),
-        OptionSpec("--dump-wire", .file("FILE"), "append each frame's exact wire bytes to FILE instead of a device"),
-    ])
+    /// `OutputSetting`'s options: where frames go.
+    static let hardware = OptionGroup(title: "HARDWARE", options: OutputSetting.options)
 
     /// `ColorSetting`'s options: light, colour and the supply budget.
     static let colour = OptionGroup(title: "COLOUR AND POWER", options: ColorSetting.options)
@@ -242,7 +231,7 @@ enum CommandLineTable {
                     OptionSpec("--socket", .file("PATH"), "the control socket, over the config's (default: $LEDRING_SOCKET, $XDG_RUNTIME_DIR/ledring.sock, /run/ledring/ledring.sock for root)"),
                     OptionSpec("--state", .file("PATH"), "the state file, over the config's (default: $XDG_STATE_HOME/ledring/state.json, ~/.local/state/ledring/state.json or /var/lib/ledring/state.json)"),
                     OptionSpec("--stdin", "take requests on standard input too"),
-                    OptionSpec("--format", .choice(SimulatedFormat.allCases.filter { $0 != .ansi }.map { $0.rawValue }), "how --simulate prints frames (default text)"),
+                    OutputSetting.runFormat,
                     OptionSpec("--fps", .text("F"), "frames per second while animating, 1…240 (default 30)"),
                     help,
                  ],

@@ -185,7 +185,7 @@ import LEDRingNetTesting
         (["--driver", "leds-pio", "--device", "/nonexistent/leds7", "--set", "move=1"], 69, "ws2812-pio"),
         (["--driver", "ws2812-spi", "--spi-hz", "2000000", "--dump-wire", "/tmp/ledring-unused.bin", "--set", "move=1"], 78, "--spi-hz"),
         (["--driver", "apa102-spi", "--dump-wire", "/nonexistent/dir/x.bin", "--set", "move=1"], 69, "mkdir -p"),
-        (["--driver", "ws2812-spi", "--board", "toaster", "--set", "move=1"], 64, "unknown board"),
+        (["--driver", "ws2812-spi", "--board", "toaster", "--set", "move=1"], 64, #"--board "toaster": unknown; use one of auto, "#),
         (["--driver", "ws2812-spi", "--order", "GRX", "--set", "move=1"], 64, "--order"),
         (["--driver", "morse", "--set", "move=1"], 64, "--driver \"morse\""),
         (["--driver", "apa102-spi", "--simulate", "--driver", "sk6812-spi"], 64, "--simulate already stands in for --driver apa102-spi"),

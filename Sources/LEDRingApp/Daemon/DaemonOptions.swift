@@ -35,10 +35,6 @@ struct DaemonOptions: Sendable {
                 socketPath = path
             case "--state": statePath = try value()
             case "--stdin": readStdin = true
-            case "--format":
-                let format = try ValueParser.choice(try value(), option: name, as: SimulatedFormat.self)
-                guard format != .ansi else { throw .usage("--format ansi: the daemon prints json or text") }
-                output.format = format
             case "--fps": fps = try ValueParser.number(try value(), option: name, in: 1...240, hint: "e.g. --fps 30")
             case "--help": help = true
             default:
