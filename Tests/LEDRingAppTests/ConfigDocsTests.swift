@@ -66,4 +66,16 @@ import Testing
         }
         #expect(tables >= 5, "found \(tables) key tables")
     }
+
+    /// The service's page names every option of the two settings tables with its config key, so
+    /// a setting added to a table and left out of the page fails here.
+    @Test func theServicePageNamesEverySettingOfTheTablesWithItsKey() throws {
+        let text = try Self.text("docs/service.md")
+        let settings: [(option: String, key: String?)] = ColorSetting.allCases.map { ($0.option.name, $0.key) }
+            + OutputSetting.allCases.map { (($0.option ?? OutputSetting.runFormat).name, $0.key) }
+        for (option, key) in settings {
+            #expect(text.contains("`\(option)"), "docs/service.md does not name \(option)")
+            if let key { #expect(Self.names(text, key), "docs/service.md does not name the key \(key) of \(option)") }
+        }
+    }
 }
