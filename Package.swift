@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
-// The package is split so that data flows one way: RingRender (pure maths) -> LEDWire (pure bytes)
-// -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring;
+// The package is split so that data flows one way: RingModel (the domain's values) -> RingRender
+// (pure maths) -> LEDWire (pure bytes) -> LEDHardware (the only code that touches the kernel) -> LEDRingApp (CLI, daemon) -> ledring;
 // LEDPresentation (how a frame is shown: text, JSON, terminal and SVG pictures) sits beside
 // LEDHardware, pure, so describing a frame never links a kernel library.
-// LEDRingControl (the commands, their limits and the controller) is what every front end speaks.
+// LEDRingControl (the commands, their limits and the controller) is what every front end speaks;
+// it stands on RingModel alone and hands the renderer a Scene, so the domain never links the drawing.
 import Foundation
 import PackageDescription
 
@@ -40,7 +41,7 @@ let gpiodAPI = detectGPIODAPI()
 let gpiodTargets: [Target] = gpiodAPI == nil ? [] : [
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 ]
-let hardwareDependencies: [Target.Dependency] = ["LEDWire", "LEDSystem", "LEDJSON", "CLinux"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
+let hardwareDependencies: [Target.Dependency] = ["RingModel", "RingRender", "LEDWire", "LEDSystem", "LEDJSON", "CLinux"] + (gpiodAPI == nil ? [] : ["CGPIOD"])
 let hardwareSettings: [SwiftSetting] = gpiodAPI.map { [.define($0.rawValue)] } ?? []
 
 // The MQTT bridge of the full build uses libmosquitto (for TLS to the broker; the static build
@@ -58,7 +59,7 @@ let hasMosquitto = systemHeaderFound("mosquitto.h", override: "LEDRING_MOSQUITTO
 // the calls ledring makes. Building still needs the -dev header.
 let netSystemTargets: [Target] = hasMosquitto
     ? [.target(name: "CLibraryLoader"), .target(name: "CMosquitto", dependencies: ["CLibraryLoader"])] : []
-let netDependencies: [Target.Dependency] = ["RingRender", "LEDJSON", "LEDRingControl", "LEDSystem", "LEDDNS", "LEDMQTT"]
+let netDependencies: [Target.Dependency] = ["RingModel", "LEDJSON", "LEDRingControl", "LEDSystem", "LEDDNS", "LEDMQTT"]
     + (hasMosquitto ? ["CMosquitto"] : [])
 let netSettings: [SwiftSetting] = hasMosquitto ? [.define("LEDRING_MQTT")] : []
 
@@ -67,6 +68,7 @@ let package = Package(
     products: [
         .executable(name: "ledring", targets: ["ledring"]),
         .executable(name: "ledring-bench", targets: ["ledring-bench"]),
+        .library(name: "RingModel", targets: ["RingModel"]),
         .library(name: "RingRender", targets: ["RingRender"]),
         .library(name: "LEDWire", targets: ["LEDWire"]),
         .library(name: "LEDJSON", targets: ["LEDJSON"]),
@@ -80,15 +82,20 @@ let package = Package(
     targets: [
         // libm for the pure targets without a platform module, so they also build in Embedded Swift.
         .target(name: "CMath"),
-        .target(name: "RingRender", dependencies: ["CMath"]),
-        .target(name: "LEDWire", dependencies: ["RingRender"]),
+        // The domain's values, below everything else: a ring's spec, layout, state, looks and
+        // appearance, the colours they are written in (RGB8, sRGB, OKLab gradients), the
+        // progress grammar and the scene a controller hands the renderer.
+        .target(name: "RingModel", dependencies: ["CMath"]),
+        // The drawing: scenes to linear light, the colour pipeline, current limiting, dithering.
+        .target(name: "RingRender", dependencies: ["RingModel"]),
+        .target(name: "LEDWire", dependencies: ["RingModel", "RingRender"]),
         // The one JSON value type, its strict parser, writer and path-carrying reader: no
         // Foundation, so configs, state files and payloads cost a static binary no ICU.
         .target(name: "LEDJSON"),
         // The ring-control domain: the one command vocabulary, its limits and checks, the socket
         // protocol's parsing, snapshots and the controller; the CLI, socket, MQTT and HTTP all go
         // through it, so a command means and is checked the same whichever way it arrives.
-        .target(name: "LEDRingControl", dependencies: ["RingRender", "LEDJSON"]),
+        .target(name: "LEDRingControl", dependencies: ["RingModel", "LEDJSON"]),
         .target(name: "CLinux"),
         // The syscall seam: one thin typed wrapper per call, EINTR retried in one place, a fake in
         // LEDRingTesting that can fail any of them; everything that touches the kernel goes through it.
@@ -96,25 +103,25 @@ let package = Package(
         .target(name: "LEDHardware", dependencies: hardwareDependencies, swiftSettings: hardwareSettings),
         // How frames are shown (text, JSON, ANSI and SVG pictures): pure, so the simulated output
         // and its tests link no kernel library.
-        .target(name: "LEDPresentation", dependencies: ["RingRender", "CMath"]),
+        .target(name: "LEDPresentation", dependencies: ["RingModel", "RingRender", "CMath"]),
         // Test support in four parts, so a test links only what it uses: pure helpers, kernel
         // fakes, the broker/browser/CA harness of the network tests, and the ring-control double.
         .target(name: "LEDRingTestSupport"),
         .target(name: "LEDRingTesting", dependencies: ["LEDHardware"]),
         .target(name: "LEDRingNetTesting", dependencies: ["CLinux"]),
         // The real controller behind a test clock, recording what the front ends sent.
-        .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingRender"]),
-        .target(name: "LEDRingApp", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDSystem", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
+        .target(name: "LEDRingControlTesting", dependencies: ["LEDRingControl", "RingModel", "RingRender"]),
+        .target(name: "LEDRingApp", dependencies: ["RingModel", "RingRender", "LEDWire", "LEDJSON", "LEDSystem", "LEDHardware", "LEDPresentation", "LEDRingControl", "LEDRingNet"]),
         .executableTarget(name: "ledring", dependencies: ["LEDRingApp"]),
-        .executableTarget(name: "ledring-bench", dependencies: ["RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDRingControl"]),
+        .executableTarget(name: "ledring-bench", dependencies: ["RingModel", "RingRender", "LEDWire", "LEDJSON", "LEDHardware", "LEDRingControl"]),
         // Drives the GPIO code on a real kernel chip for tools/gpio-sim-test.sh (QEMU + gpio-sim).
-        .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingRender"]),
-        .testTarget(name: "RingRenderTests", dependencies: ["RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
+        .executableTarget(name: "gpio-sim-probe", dependencies: ["LEDHardware", "LEDWire", "RingModel"]),
+        .testTarget(name: "RingRenderTests", dependencies: ["RingModel", "RingRender", "LEDRingTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LEDJSONTests", dependencies: ["LEDJSON", "LEDRingTestSupport"]),
         .testTarget(name: "LEDWireTests", dependencies: ["LEDWire", "LEDRingTestSupport"]),
         .testTarget(name: "LEDHardwareTests", dependencies: ["LEDHardware", "LEDRingTesting"]),
-        .testTarget(name: "LEDPresentationTests", dependencies: ["LEDPresentation", "RingRender"]),
-        .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "LEDJSON", "RingRender"]),
+        .testTarget(name: "LEDPresentationTests", dependencies: ["LEDPresentation", "RingModel", "RingRender"]),
+        .testTarget(name: "LEDRingControlTests", dependencies: ["LEDRingControl", "LEDRingControlTesting", "LEDJSON", "RingModel", "RingRender"]),
         .testTarget(name: "LEDRingAppTests", dependencies: ["LEDRingApp", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "LEDRingTesting", "LEDRingNetTesting"]),
         // LEDRingApp for its command-line table: the tests loop over every verb and option it has.
         .testTarget(name: "EndToEndTests", dependencies: ["ledring", "ledring-bench", "LEDRingApp", "LEDWire", "LEDRingNet", "LEDRingNetTesting"]),
@@ -133,7 +140,7 @@ let package = Package(
         // kernel's TCP (LEDRingTesting) and, over the real system calls, against the real
         // Mosquitto broker of LEDRingNetTesting.
         .testTarget(name: "LEDMQTTTests", dependencies: ["LEDMQTT", "LEDSystem", "LEDRingTesting", "LEDRingNetTesting"]),
-        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingRender", "LEDRingNetTesting"], swiftSettings: netSettings),
+        .testTarget(name: "LEDRingNetTests", dependencies: ["LEDRingNet", "LEDJSON", "LEDRingControl", "LEDRingControlTesting", "RingModel", "LEDRingNetTesting"], swiftSettings: netSettings),
     ] + gpiodTargets + netSystemTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the pure targets (RingRender, LEDWire, LEDPresentation, LEDJSON, LEDRingControl) in Embedded Swift for the Pi's
+# Compiles the pure targets (RingModel, RingRender, LEDWire, LEDPresentation, LEDJSON, LEDRingControl) in Embedded Swift for the Pi's
 # CPUs, so nothing that Embedded Swift lacks (Foundation, key paths, existentials of non-class
 # protocols, a platform module) creeps into the layers the small Pi binaries are built from. Compile only, and
 # needs no C library headers; tools/embedded-build.sh builds and links the whole of `ledring` (the layers
@@ -15,7 +15,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(aarch64-none-none-elf armv7-none-none-eabi armv6-none-none-eabi)
 for target in "${targets[@]}"; do
     mkdir -p "$out/$target"
-    for module in RingRender LEDWire LEDPresentation LEDJSON LEDRingControl; do
+    for module in RingModel RingRender LEDWire LEDPresentation LEDJSON LEDRingControl; do
         if ! swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
             -module-name "$module" -I "$out/$target" -I "$repo/Sources/CMath/include" \
             -emit-module -emit-module-path "$out/$target/$module.swiftmodule" \
@@ -24,5 +24,5 @@ for target in "${targets[@]}"; do
             exit 1
         fi
     done
-    echo "embedded-check: RingRender, LEDWire, LEDPresentation, LEDJSON, and LEDRingControl compile in Embedded Swift for $target"
+    echo "embedded-check: RingModel, RingRender, LEDWire, LEDPresentation, LEDJSON, and LEDRingControl compile in Embedded Swift for $target"
 done

@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// Where the pictures (terminal and SVG) put each segment: ring and pie segments as concentric
 /// circles (first = outermost, a one-LED innermost segment in the centre), bars in rows

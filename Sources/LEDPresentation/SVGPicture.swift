@@ -1,5 +1,5 @@
 import CMath
-import RingRender
+import RingModel
 
 /// One frame as an SVG picture: every LED a dot at its real place on the ring (LED k at k/N of a
 /// turn from 12 o'clock, clockwise as seen from the front), painted in the colour its light looks

@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// How the simulated driver prints frames.
 public enum SimulatedFormat: String, Sendable, CaseIterable {

@@ -1,4 +1,3 @@
-import RingRender
 
 /// One frame as the simulated driver shows it: the drive levels plus what each ring stands for.
 public struct SimulatedFrame: Sendable {

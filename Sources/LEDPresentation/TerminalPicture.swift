@@ -1,5 +1,5 @@
 import CMath
-import RingRender
+import RingModel
 
 /// Draws the rings as concentric circles of coloured dots, with each ring's name and value beside
 /// them (the seeds' label and current-value label), for a 24-bit-colour terminal.

@@ -1,5 +1,5 @@
 import LEDRingControl
-import RingRender
+import RingModel
 /// Walks a command line: options as `--name value` or `--name=value`, in any order. Which
 /// options there are, and which take a value, is `CommandLineTable`'s: an option of the command
 /// that is not in the table is refused here (with the nearest name), before the command's own

@@ -2,7 +2,7 @@ import LEDHardware
 import LEDPresentation
 import LEDRingControl
 import LEDWire
-import RingRender
+import RingModel
 
 /// What an option takes after its name.
 enum OptionValue: Sendable, Equatable {

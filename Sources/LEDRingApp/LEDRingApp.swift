@@ -1,7 +1,6 @@
 import LEDHardware
 import LEDPresentation
 import LEDWire
-import RingRender
 import Synchronization
 
 /// The command-line program: parses arguments and runs the chosen command.

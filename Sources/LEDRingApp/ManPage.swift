@@ -1,4 +1,3 @@
-import RingRender
 
 /// `ledring help --man`: ledring(1) in roff, made from `CommandLineTable` (the table the parsers
 /// read), so the page names every verb and option the program takes and no other; the package's

@@ -1,7 +1,7 @@
 import LEDHardware
 import LEDPresentation
 import LEDRingControl
-import RingRender
+import RingModel
 
 /// `ledring --simulate …`: renders frames of the rings at t = k / fps and prints them.
 struct OneShotCommand {

@@ -2,7 +2,7 @@ import LEDHardware
 import LEDRingControl
 import LEDPresentation
 import LEDWire
-import RingRender
+import RingModel
 
 /// The one-shot command's options: `ledring --simulate [--set ring=value …] [--frames N] …`.
 struct OneShotOptions {

@@ -1,6 +1,6 @@
 import LEDHardware
 import LEDWire
-import RingRender
+import RingModel
 
 /// `ledring boards` and `ledring doctor`: the commands that tell a user about their machine.
 enum ToolCommands {

@@ -1,4 +1,5 @@
 import LEDRingControl
+import RingModel
 import RingRender
 import Synchronization
 
@@ -76,7 +77,7 @@ public final class RecordingRingControl: RingControl {
     /// Renders the frame at the current time, as the daemon does, and describes it.
     public func snapshot() -> RingSnapshot {
         state.withLock { s in
-            s.renderer.render(s.controller, at: s.now)
+            s.renderer.render(s.controller.scene(at: s.now))
             return RingSnapshot(controller: s.controller, frame: s.renderer.frame, layout: layout, at: s.now)
         }
     }

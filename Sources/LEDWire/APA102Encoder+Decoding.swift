@@ -1,4 +1,3 @@
-import RingRender
 
 extension APA102Encoder {
     /// Reads a frame of `ledCount` LEDs back, checking every fixed part: the zero start frame,

@@ -1,3 +1,4 @@
+import RingModel
 import RingRender
 
 /// High-dynamic-range mode: the 5-bit current field used as extra range instead of a fixed

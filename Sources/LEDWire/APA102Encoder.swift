@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// Encodes APA102 and SK9822 frames: a 32-bit zero start frame; per LED 0b111 + 5-bit global
 /// brightness then the three PWM bytes (B, G, R by default); for SK9822 a 32-bit zero reset

@@ -1,3 +1,4 @@
+import RingModel
 import RingRender
 
 /// One APA102/SK9822 LED as decoded from the wire: the 5-bit current level and the 8-bit PWM

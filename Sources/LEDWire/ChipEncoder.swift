@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// One of the wire encoders ledring drives chips with, as a closed set: what a driver holds.
 ///

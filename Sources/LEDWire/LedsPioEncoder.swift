@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// Encodes frames for the Raspberry Pi 5 kernel driver `ws2812-pio-rp1`
 /// (`dtoverlay=ws2812-pio`), which drives the strip from an RP1 PIO state machine and shows

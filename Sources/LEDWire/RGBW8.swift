@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// An 8-bit colour with a separate white channel, as SK6812 RGBW and `/dev/leds` RGBW carry it.
 public struct RGBW8: Hashable, Sendable {

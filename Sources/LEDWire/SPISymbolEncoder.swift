@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// Encodes WS2812 / WS2812B / WS2813 / SK6812 frames as SPI symbols: every data bit becomes a
 /// run of SPI bits that starts high and ends low, so MOSI draws the chip's waveform.

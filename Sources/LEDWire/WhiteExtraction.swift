@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// How an RGB colour is split into RGB + W for strips with a white LED.
 public enum WhiteExtraction: Hashable, Sendable {

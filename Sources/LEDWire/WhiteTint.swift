@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// The colour of an RGBW LED's white emitter, as the R, G, B drive fractions that make the same
 /// light: full white (255) looks like (r, g, b) · 255 on the colour emitters.

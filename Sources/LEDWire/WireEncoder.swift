@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// Turns a frame of colours into the exact bytes one LED protocol expects. Pure: no I/O, no clock.
 public protocol WireEncoder: Sendable {

@@ -1,3 +1,5 @@
+import RingModel
+
 /// Colour-temperature presets: the tint a white light source of that kind has, FastLED's
 /// `ColorTemperature` values. They multiply with a strip correction (see `combined(with:)`) to
 /// make the ring's white warmer or cooler.

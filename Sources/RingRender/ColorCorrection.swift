@@ -1,3 +1,5 @@
+import RingModel
+
 /// A per-channel scale of drive levels that makes an LED type's white look white: FastLED's
 /// `setCorrection` idea, kept as named presets so a strip type can be chosen by name.
 ///

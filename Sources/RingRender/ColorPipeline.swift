@@ -1,3 +1,5 @@
+import RingModel
+
 /// From linear light to the drive levels an LED chip gets: gamma, colour correction, brightness,
 /// then 8-bit quantisation that never turns a lit LED off.
 ///

@@ -1,3 +1,5 @@
+import RingModel
+
 /// Keeps every frame's estimated current within a budget, in total and for each output (a range
 /// of the chain fed by its own supply or connector), with one uniform scale of the drive levels
 /// so every colour keeps its hue.

@@ -1,3 +1,5 @@
+import RingModel
+
 /// How much current an LED draws: mA per channel at full drive (linear in the drive level, as
 /// PWM and the APA102/SK9822 current field both are) plus a fixed idle current per LED for its
 /// controller, drawn even when the LED is dark.

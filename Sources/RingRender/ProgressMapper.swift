@@ -1,3 +1,5 @@
+import RingModel
+
 /// Turns a ring's value into the linear-light colour of each of its LEDs: the seeds' activity ring
 /// sampled at every LED.
 ///
@@ -12,9 +14,6 @@ public struct ProgressMapper: Sendable {
     @usableFromInline let track: LinearRGB
     @usableFromInline let head: LinearRGB
     @usableFromInline let shadowKeep: Float
-
-    /// Largest value drawn: 100 laps.
-    public static let maxProgress: Double = 100
 
     /// Makes a mapper for one appearance.
     public init(appearance: RingAppearance) {
@@ -58,7 +57,7 @@ public struct ProgressMapper: Sendable {
         let n = out.count
         guard n > 0 else { return }
         let nf = Float(n)
-        let value = p.isFinite ? Swift.min(Swift.max(p, 0), ProgressMapper.maxProgress) : 0
+        let value = p.isFinite ? Swift.min(Swift.max(p, 0), RingState.maxProgress) : 0
         let P = Float(value) * nf
         let soft = appearance.cap == .round
         // Round caps light any LED the fill has entered; square caps an LED at least half covered,

@@ -1,10 +1,4 @@
-/// What one ring shows in a frame.
-public enum RingValue: Hashable, Sendable {
-    /// A progress value (1 = one full lap).
-    case progress(Double)
-    /// The indeterminate spinner, with its tail this many turns from 12 o'clock.
-    case spinner(tail: Double)
-}
+import RingModel
 
 /// Renders a layout's rings into one frame of drive levels, in physical chain order.
 ///
@@ -92,14 +86,13 @@ public struct Renderer: Sendable {
     /// closer to its exact level: a daemon keeps refreshing, at a low rate, only while this holds.
     public var needsRefresh: Bool { dither.needsRefresh }
 
-    /// What each ring shows at time `t`, from its state.
-    public func values(for states: [RingState], at t: Double) -> [RingValue] {
-        zip(states, layout.rings).map { state, ring in
-            if let since = state.spinningSince {
-                return .spinner(tail: ring.appearance.spinner.tailPosition(at: t - since))
-            }
-            return .progress(state.shown(at: t))
-        }
+    /// Renders what `scene` shows: the one way a frame is built, called by the daemon, the
+    /// one-shot command, the test double and the benchmark alike, so what is tested and measured
+    /// is the path the LEDs get. Dithering (`.auto`) follows the scene's pace (`animating`).
+    public mutating func render(_ scene: Scene) {
+        pipeline.brightness = Float(scene.brightness)
+        setExtraLooks(scene.extraLooks)
+        render(scene.values, paints: scene.paints, at: scene.time, animating: scene.animating)
     }
 
     /// Renders one still frame: `values[i]` is what ring i shows (missing values show 0).

@@ -1,3 +1,5 @@
+import RingModel
+
 /// Temporal dithering to 8 bits: each LED's rounding error is carried to its next frame, so the
 /// average over a few frames equals the exact drive level and a slow fade at low brightness has
 /// no visible steps.

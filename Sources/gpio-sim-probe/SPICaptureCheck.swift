@@ -1,6 +1,6 @@
 import LEDHardware
 import LEDWire
-import RingRender
+import RingModel
 
 /// Judges what ledring sent through the real kernel spidev to the capturing controller: the
 /// clock the controller made against the board file's prediction, every WS2812/SK6812 bit

@@ -5,7 +5,7 @@
 import Glibc
 import LEDHardware
 import LEDWire
-import RingRender
+import RingModel
 
 /// `--name value` pairs after the subcommand.
 struct Options {

@@ -2,6 +2,7 @@ import Glibc
 import LEDHardware
 import LEDWire
 import LEDRingControl
+import RingModel
 import RingRender
 
 /// Times the render and encode paths: best of several repetitions, each long enough that the
@@ -74,7 +75,7 @@ struct Benchmark {
         let apa102 = try APA102Encoder()
         let wire = ws2812.wireTimeMicroseconds(ledCount: leds)
         // Frame i shows t = i / 60 s, so the head and spinner move on every frame.
-        let render = time { i in renderer.render(controller, at: Benchmark.time(ofFrame: i)) }
+        let render = time { i in renderer.render(controller.scene(at: Benchmark.time(ofFrame: i))) }
         let frame = renderer.frame
         var bytes = [UInt8](repeating: 0, count: ws2812.encodedLength(ledCount: leds))
         var apaBytes = [UInt8](repeating: 0, count: apa102.encodedLength(ledCount: leds))
@@ -82,7 +83,7 @@ struct Benchmark {
         let encodeAPA = time { _ in try? apa102.encode(frame, into: &apaBytes) }
         let driver = LEDDriver(encoder: .symbols(ws2812), transport: DiscardTransport(), ledCount: leds)
         let whole = time { i in
-            renderer.render(controller, at: Benchmark.time(ofFrame: i))
+            renderer.render(controller.scene(at: Benchmark.time(ofFrame: i)))
             try? driver.show(renderer.frame)
         }
         return [
@@ -99,7 +100,7 @@ struct Benchmark {
         let driver = LEDDriver(encoder: .symbols(try SPISymbolEncoder(chip: .ws2812b, clockHz: ws2812Clock)),
                                transport: DiscardTransport(), ledCount: leds)
         for i in 0..<frames {
-            renderer.render(controller, at: Benchmark.time(ofFrame: i))
+            renderer.render(controller.scene(at: Benchmark.time(ofFrame: i)))
             try driver.show(renderer.frame)
         }
     }

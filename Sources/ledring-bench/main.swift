@@ -4,7 +4,6 @@
 import Glibc
 import LEDHardware
 import LEDWire
-import RingRender
 
 /// One line to standard error (the C `stderr` global is not concurrency-safe in Swift 6).
 func complain(_ line: String) {

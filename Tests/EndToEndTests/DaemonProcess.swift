@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LEDRingNetTesting
 import LEDWire
-import RingRender
+import RingModel
 
 /// A `ledring run` started for one test, in its own temporary directory (socket, state, dump
 /// file, log), stopped with SIGKILL if the test did not stop it.

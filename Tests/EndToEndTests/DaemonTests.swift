@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RingModel
 import RingRender
 import Testing
 import LEDRingNet

@@ -1,6 +1,6 @@
 import Foundation
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 
 /// End-to-end: `ledring --driver leds-pio --device FILE` writes every frame at offset 0, as the

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import RingRender
+import RingModel
 import Testing
 
 /// Looks, ranges and zones through the built binary's socket, checked in the frames it sends.

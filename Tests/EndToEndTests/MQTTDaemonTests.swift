@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LEDRingNet
 import LEDRingNetTesting
-import RingRender
+import RingModel
 import Testing
 
 /// Looks, notifications, ranges and timers over MQTT end to end: a real Mosquitto broker, the

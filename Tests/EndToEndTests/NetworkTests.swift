@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LEDRingNet
 import LEDRingNetTesting
-import RingRender
+import RingModel
 import Testing
 
 /// Whether CI (which installs chromium and mosquitto) runs this: there a missing tool fails the

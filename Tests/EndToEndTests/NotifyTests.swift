@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import RingRender
+import RingModel
 import Testing
 
 /// Notifications through the built binary's socket, checked in the frames on the wire: the frame

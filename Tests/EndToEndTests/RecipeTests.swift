@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LEDRingNet
 import LEDRingNetTesting
-import RingRender
+import RingModel
 import Testing
 
 /// The README's recipes, run as the README says: each config is a file under `examples/recipes/`

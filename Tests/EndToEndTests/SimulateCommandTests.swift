@@ -1,6 +1,6 @@
 import Foundation
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 import LEDRingNetTesting
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LEDRingNet
 import LEDRingNetTesting
-import RingRender
+import RingModel
 import Testing
 
 /// End-to-end: `ledring run` with `http.webhooks`; GitHub's signed deliveries and Alertmanager's

@@ -2,7 +2,7 @@ import Foundation
 import LEDHardware
 import LEDRingTesting
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 
 /// The repository's boards/ folder, found from this file so tests need no working directory.

@@ -2,6 +2,7 @@ import Foundation
 import LEDHardware
 import LEDRingTesting
 import LEDWire
+import RingModel
 import RingRender
 import Testing
 

@@ -1,7 +1,7 @@
 import LEDHardware
 import LEDRingTesting
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 
 @Suite struct GPIOClockedTransportTests {

@@ -2,7 +2,7 @@ import Glibc
 import LEDHardware
 import LEDRingTesting
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 
 @Suite struct LedsPIOTransportTests {

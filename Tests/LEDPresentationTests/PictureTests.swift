@@ -1,6 +1,6 @@
 import Testing
 @testable import LEDPresentation
-import RingRender
+import RingModel
 
 /// The terminal and SVG pictures of a frame (issue 13): LEDs where they really are, in the colour
 /// their light looks on a screen.

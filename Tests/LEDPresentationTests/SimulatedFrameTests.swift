@@ -1,4 +1,5 @@
 import LEDPresentation
+import RingModel
 import RingRender
 import Testing
 

@@ -1,6 +1,5 @@
 import LEDJSON
 import LEDWire
-import RingRender
 import Testing
 @testable import LEDRingApp
 

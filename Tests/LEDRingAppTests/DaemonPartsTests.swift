@@ -4,7 +4,7 @@ import LEDRingControl
 import LEDJSON
 import LEDRingTesting
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingApp
 

@@ -2,7 +2,6 @@ import Foundation
 import LEDRingControl
 import LEDRingNet
 import LEDRingNetTesting
-import RingRender
 import Synchronization
 import Testing
 @testable import LEDRingApp

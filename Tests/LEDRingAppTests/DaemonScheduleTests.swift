@@ -2,7 +2,7 @@ import Glibc
 import LEDHardware
 import LEDRingControl
 import LEDRingTesting
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingApp
 

@@ -4,6 +4,7 @@ import LEDRingControl
 import LEDRingControlTesting
 import LEDRingTesting
 import LEDWire
+import RingModel
 import RingRender
 import Testing
 @testable import LEDRingApp

@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDRingNet
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingApp
 

@@ -1,7 +1,7 @@
 import LEDJSON
 import LEDRingControl
 import LEDSystem
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingApp
 

@@ -1,5 +1,5 @@
 import LEDRingNet
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingApp
 

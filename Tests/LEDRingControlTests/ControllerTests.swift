@@ -1,5 +1,4 @@
 import LEDJSON
-import RingRender
 import Testing
 @testable import LEDRingControl
 

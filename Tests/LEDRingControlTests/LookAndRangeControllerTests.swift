@@ -1,5 +1,5 @@
 import LEDJSON
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingControl
 

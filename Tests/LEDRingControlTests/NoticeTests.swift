@@ -1,5 +1,5 @@
 import LEDRingControlTesting
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingControl
 

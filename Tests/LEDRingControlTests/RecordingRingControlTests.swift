@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDRingControlTesting
-import RingRender
+import RingModel
 import Synchronization
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import RingRender
 import Testing
 @testable import LEDRingControl
 

@@ -1,5 +1,6 @@
 import LEDJSON
 import LEDRingControl
+import RingModel
 import RingRender
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
         var renderer = Renderer(layout: layout)
         renderer.limiter.maxMilliamps = 100_000
         renderer.setExtraLooks(controller.extraLooks)
-        renderer.render(controller.values(renderer.values(for: controller.states, at: t), at: t),
+        renderer.render(controller.values(renderer.layout.values(of: controller.states, at: t), at: t),
                         paints: controller.paints(at: t), at: t, animating: false)
         return RingSnapshot.ledColors(of: renderer.frame, layout: layout)
     }

@@ -1,5 +1,4 @@
 import LEDRingControl
-import RingRender
 import Testing
 
 @Suite struct SetCommandTests {

@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 import Testing
 @testable import LEDRingControl
 

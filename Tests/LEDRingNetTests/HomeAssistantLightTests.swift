@@ -3,7 +3,7 @@ import LEDJSON
 import LEDRingControl
 import LEDRingControlTesting
 @testable import LEDRingNet
-import RingRender
+import RingModel
 import Testing
 
 /// Each ring as Home Assistant's MQTT JSON-schema light, the reset button and the looks select:

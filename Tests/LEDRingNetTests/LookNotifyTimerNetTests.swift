@@ -3,7 +3,7 @@ import LEDRingControl
 import LEDRingControlTesting
 @testable import LEDRingNet
 import LEDRingNetTesting
-import RingRender
+import RingModel
 import Synchronization
 import Testing
 

@@ -3,7 +3,7 @@ import LEDJSON
 import LEDRingControl
 import LEDRingControlTesting
 import LEDRingNet
-import RingRender
+import RingModel
 import Testing
 
 @Suite struct RingSnapshotJSONTests {

@@ -4,7 +4,7 @@ import LEDRingControlTesting
 import LEDRingNet
 import Testing
 import LEDRingNetTesting
-import RingRender
+import RingModel
 
 /// Whether the browser test can run: without Chromium it is skipped on a developer's machine but
 /// fails in CI (CI=true), which installs Debian's `chromium`.

@@ -2,7 +2,7 @@ import LEDJSON
 import LEDRingControl
 import LEDRingControlTesting
 @testable import LEDRingNet
-import RingRender
+import RingModel
 import Testing
 
 /// The webhook routes without a server: GitHub's signed workflow_run and check_suite deliveries

@@ -1,5 +1,6 @@
 import LEDRingTestSupport
 import LEDWire
+import RingModel
 import RingRender
 import Testing
 

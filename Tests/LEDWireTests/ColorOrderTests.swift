@@ -1,5 +1,5 @@
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 
 @Suite("ColorOrder and WhiteExtraction")

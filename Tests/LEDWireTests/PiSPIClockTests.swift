@@ -1,5 +1,4 @@
 import LEDWire
-import RingRender
 import Testing
 
 @Suite("Raspberry Pi SPI clocks")

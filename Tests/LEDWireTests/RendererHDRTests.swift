@@ -1,4 +1,5 @@
 import LEDWire
+import RingModel
 import RingRender
 import Testing
 

@@ -1,5 +1,5 @@
 import LEDWire
-import RingRender
+import RingModel
 import Testing
 
 /// One chip and clock to test, with the symbol width forced at it.

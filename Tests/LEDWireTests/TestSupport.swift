@@ -1,6 +1,6 @@
 import LEDRingTestSupport
 import LEDWire
-import RingRender
+import RingModel
 
 enum Fixtures {
     /// Chain lengths every round trip covers: one LED, a small ring, a big chain.

@@ -1,4 +1,5 @@
 import Testing
+import RingModel
 @testable import RingRender
 
 @Suite struct ColorSpaceTests {

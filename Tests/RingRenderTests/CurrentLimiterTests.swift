@@ -1,5 +1,6 @@
 import LEDRingTestSupport
 import Testing
+import RingModel
 @testable import RingRender
 
 @Suite("Power model and current limiter")

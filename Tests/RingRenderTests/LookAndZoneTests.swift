@@ -1,4 +1,5 @@
 import Testing
+import RingModel
 @testable import RingRender
 
 /// Looks, effects and colour zones in the renderer: pure, with explicit times.

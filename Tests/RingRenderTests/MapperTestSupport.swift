@@ -1,3 +1,4 @@
+import RingModel
 @testable import RingRender
 
 /// Draws progress `p` on an `n`-LED circle (positions from 12 o'clock).

@@ -1,4 +1,5 @@
 import Testing
+import RingModel
 @testable import RingRender
 
 /// One suite per numbered rule of the mapper (issue 2).

@@ -1,4 +1,5 @@
 import LEDRingTestSupport
+import RingModel
 @testable import RingRender
 
 extension SeededGenerator {

@@ -1,3 +1,4 @@
+import RingModel
 import RingRender
 
 extension Renderer {
@@ -6,6 +7,6 @@ extension Renderer {
     /// renderer alone (the product renders a `Controller` through `render(_:at:)`).
     mutating func render(states: [RingState], at t: Double) {
         let animating = states.contains { $0.spinningSince != nil || $0.isAnimating(at: t) }
-        render(values(for: states, at: t), animating: animating)
+        render(layout.values(of: states, at: t), animating: animating)
     }
 }

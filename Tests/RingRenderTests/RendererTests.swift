@@ -1,6 +1,7 @@
 import Foundation
 import LEDRingTestSupport
 import Testing
+import RingModel
 @testable import RingRender
 
 @Suite struct RendererTests {
@@ -98,11 +99,11 @@ import Testing
         let renderer = Renderer(layout: try RingLayout(rings: Palette.activityRings()))
         var states = [RingState(value: 0.5), RingState(), RingState()]
         states[0].spin(at: 2)
-        let values = renderer.values(for: states, at: 2.5)
+        let values = renderer.layout.values(of: states, at: 2.5)
         #expect(values[0] == .spinner(tail: 0.5))
         #expect(values[1] == .progress(0))
         states[0].stopSpinning()
-        #expect(renderer.values(for: states, at: 3)[0] == .progress(0.5))
+        #expect(renderer.layout.values(of: states, at: 3)[0] == .progress(0.5))
     }
 
     // 12. Colour output

@@ -1,4 +1,5 @@
 import Testing
+import RingModel
 @testable import RingRender
 
 /// The ring at and past 100 % (issue 13): the head on top at every value, the gradient turning

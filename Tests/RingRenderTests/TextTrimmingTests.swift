@@ -1,3 +1,4 @@
+import RingModel
 import RingRender
 import Testing
 

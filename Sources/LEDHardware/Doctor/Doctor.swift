@@ -1,6 +1,6 @@
 import Glibc
 import LEDWire
-import RingRender
+import RingModel
 
 /// `ledring doctor`: checks the machine for everything the LED outputs need, as a pure
 /// function of a root directory (`--root DIR`), so every failure is testable on a fake root.

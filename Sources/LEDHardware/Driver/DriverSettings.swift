@@ -1,5 +1,4 @@
 import LEDWire
-import RingRender
 
 /// Everything needed to build a hardware driver: which chip, which device, which clock.
 public struct DriverSettings: Sendable {

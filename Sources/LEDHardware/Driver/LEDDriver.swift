@@ -1,4 +1,5 @@
 import LEDWire
+import RingModel
 import RingRender
 
 /// A wire encoder and a transport: frames of colours in, bytes on the wire out.

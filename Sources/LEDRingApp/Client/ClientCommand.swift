@@ -2,7 +2,7 @@ import Glibc
 import LEDSystem
 import LEDRingControl
 import LEDJSON
-import RingRender
+import RingModel
 
 /// The client commands: `ledring set move=0.8 …`, `get`, `reset`, `spin`, `stop`, `brightness`,
 /// `status`. Each sends one request to the running daemon and prints the reply readably.

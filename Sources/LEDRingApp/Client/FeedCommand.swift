@@ -2,7 +2,7 @@ import Glibc
 import LEDSystem
 import LEDJSON
 import LEDRingControl
-import RingRender
+import RingModel
 
 /// `ledring feed RING [--range MIN:MAX] [--duration S] [--socket PATH]`: one number per line on
 /// standard input becomes the ring's value, so `pv -n`, a sensor script or any program that

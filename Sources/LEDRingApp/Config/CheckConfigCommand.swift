@@ -1,4 +1,3 @@
-import RingRender
 
 /// `ledring check-config FILE`: checks a config file and lists every problem, for users and CI.
 enum CheckConfigCommand {

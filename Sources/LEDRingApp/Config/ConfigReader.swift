@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDJSON
-import RingRender
+import RingModel
 
 /// The config is read by LEDJSON's reader, the same one the `mqtt` and `http` sections use, so
 /// every problem in the file is listed once, with its path, in one pass.

@@ -4,7 +4,7 @@ import LEDJSON
 import LEDRingNet
 import LEDSystem
 import LEDWire
-import RingRender
+import RingModel
 
 /// A checked `ledring run` configuration: the rings, the output and the service settings.
 struct DaemonConfig: Sendable {

@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDJSON
-import RingRender
+import RingModel
 
 /// Reads the config's `rings` list into `RingSpec`s, reporting each bad value with its path.
 enum RingConfig {

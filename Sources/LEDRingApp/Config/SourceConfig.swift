@@ -1,6 +1,6 @@
 import LEDJSON
 import LEDRingControl
-import RingRender
+import RingModel
 
 /// One entry of the config's `sources`: where a ring's value comes from without anyone sending
 /// it: a file read every so often (`{"ring": "batt", "file": "/sys/class/power_supply/BAT0/capacity",

@@ -1,6 +1,5 @@
 import LEDHardware
 import LEDRingControl
-import RingRender
 
 /// The supply switch on a GPIO line (`gpio.power`): on before the first lit frame, off after the
 /// final blank frame.

@@ -1,7 +1,7 @@
 import Glibc
 import LEDHardware
 import LEDRingControl
-import RingRender
+import RingModel
 
 extension Daemon {
     /// Says how many notifications the caps dropped since it last said: at once, then at most

@@ -1,5 +1,4 @@
 import LEDRingControl
-import RingRender
 
 extension Daemon {
     /// Applies what the network front ends queued (on the loop's thread, like socket requests)

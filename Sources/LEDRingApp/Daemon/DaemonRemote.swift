@@ -4,7 +4,7 @@
 import Glibc
 import LEDRingControl
 import LEDSystem
-import RingRender
+import RingModel
 import Synchronization
 
 /// The daemon as a `RingControl` for the network front ends, whose thread (libmosquitto's)

@@ -2,7 +2,6 @@ import LEDHardware
 import LEDJSON
 import LEDRingControl
 import LEDWire
-import RingRender
 
 /// Frames to LEDs through an `LEDDriver`, re-opening the device with back-off when it fails
 /// (unplugged, EIO), so rendering resumes on its own when the device returns.

@@ -11,7 +11,7 @@ import Glibc
 import LEDRingControl
 import LEDRingNet
 import LEDSystem
-import RingRender
+import RingModel
 
 /// The `mqtt` section of the config (LEDRingNet's settings; the same reader in both builds).
 typealias MQTTSettings = LEDRingNet.MQTTSettings

@@ -1,7 +1,6 @@
 import Glibc
 import LEDHardware
 import LEDPresentation
-import RingRender
 
 /// Frames printed on standard output (`--simulate`): one JSON object or text block per frame,
 /// the same formats as the one-shot command.

@@ -1,7 +1,7 @@
 import LEDJSON
 import LEDRingControl
 import LEDSystem
-import RingRender
+import RingModel
 
 /// The config's sources in the daemon's loop. A file is read when due; a command is started when
 /// due (`start`, the daemon's `CommandRuns`) and what it printed handed in when it ends

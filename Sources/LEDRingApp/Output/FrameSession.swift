@@ -1,5 +1,6 @@
 import LEDHardware
 import LEDRingControl
+import RingModel
 import RingRender
 
 /// Frames of one layout for one output: builds the renderer once from the colour and power
@@ -60,11 +61,12 @@ struct FrameSession {
         return out
     }
 
-    /// Renders the frame `controller` shows at `t` (`Renderer.render(_:at:)`, the one frame
-    /// builder) and describes it.
+    /// Renders the frame `controller` shows at `t` (its `scene`, drawn by `Renderer.render(_:)`,
+    /// the one frame builder) and describes it.
     mutating func render(_ controller: Controller, at t: Double) -> RenderedFrame {
-        let values = renderer.render(controller, at: t)
-        return described(values, states: controller.states)
+        let scene = controller.scene(at: t)
+        renderer.render(scene)
+        return described(scene.values, states: controller.states)
     }
 
     private func described(_ values: [RingValue], states: [RingState]) -> RenderedFrame {

@@ -1,5 +1,6 @@
 import LEDHardware
 import LEDPresentation
+import RingModel
 import RingRender
 
 /// One frame as a `FrameSession` rendered it: everything an output needs, whichever it is — the

@@ -1,4 +1,3 @@
-import RingRender
 
 /// What the network front ends (MQTT, HTTP) need from whoever owns the rings: one entry for
 /// every command (`submit`, the same `Request` the socket speaks), a snapshot of what is shown,

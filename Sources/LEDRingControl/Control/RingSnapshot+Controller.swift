@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 extension Controller {
     /// Ring `index` as every front end reports it at `t`: its shown and target value, spinner,

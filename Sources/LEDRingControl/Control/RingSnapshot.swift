@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// What the rings show right now: what MQTT state topics publish and the web page draws.
 public struct RingSnapshot: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import LEDJSON
-import RingRender
+import RingModel
 
 /// A value to show on one ring, parsed from what MQTT and HTTP clients send: a number (`0.8`,
 /// 1 = one lap), a percentage (`80%`), or JSON `{"value":0.8,"duration":1,"curve":"spring"}`

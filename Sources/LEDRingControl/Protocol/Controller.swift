@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// Applies requests to the rings' states at a time the caller passes in: the pure heart of the
 /// daemon, so every verb is tested without sockets or clocks.

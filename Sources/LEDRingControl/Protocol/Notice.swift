@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// A notification: takes over rings (all when `rings` is empty) for a while with a look or a
 /// colour, optionally showing a value, then gives back exactly what was there. It is an overlay:

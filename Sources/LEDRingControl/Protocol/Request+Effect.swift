@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 extension Request {
     /// The effects, for messages.

@@ -1,5 +1,4 @@
 import LEDJSON
-import RingRender
 
 extension Request {
     /// The request as one JSON line (without the newline), as the client sends it.

@@ -1,5 +1,5 @@
 import LEDJSON
-import RingRender
+import RingModel
 
 extension Request {
     public static let jsonKeys: [String: [String]] = [

@@ -1,5 +1,4 @@
 import LEDJSON
-import RingRender
 
 extension Request {
     /// `notify [RING…] (look NAME | color #RRGGBB [effect E] [period S]) [value V] for DURATION

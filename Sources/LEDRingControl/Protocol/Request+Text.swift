@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 extension Request {
     /// The short text form for shell use: `set move 0.8 [exercise 40%] [duration 1.5] [curve spring]`

@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// The one place the limits are checked: every parser and `validate(rings:)` call these, so a
 /// value, a duration or a brightness is refused with the same words whichever front end it came

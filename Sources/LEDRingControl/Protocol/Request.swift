@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// One command for the rings: the single vocabulary every front end speaks. The socket and the
 /// client commands parse it from text or JSON, HTTP and MQTT build it from their routes and

@@ -1,4 +1,3 @@
-import RingRender
 
 /// A ring that drains (or fills, `up`) in real time over `duration`, then switches to the look
 /// `then`. Kept on the controller's monotonic clock while running; the state file carries its

@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDJSON
-import RingRender
+import RingModel
 
 /// The JSON API and the page, as a pure function of a request and a `RingControl`; the server
 /// only moves bytes (and streams events, which the router hands back as `.events`).

@@ -1,5 +1,5 @@
 import LEDRingControl
-import RingRender
+import RingModel
 
 /// HTTP/1.1 framing (RFC 9112) for the static build's own server, as a pure reader of bytes and a
 /// writer of responses: no sockets, so every framing rule is tested with bytes alone, and the

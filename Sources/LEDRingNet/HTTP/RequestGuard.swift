@@ -1,6 +1,6 @@
 import Glibc
 import LEDRingControl
-import RingRender
+import RingModel
 
 /// The checks every request passes before it is routed, against other web pages and DNS
 /// rebinding: a `Host` that names this server, an `Origin` that is the page's own on anything that

@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDJSON
-import RingRender
+import RingModel
 
 /// Each ring as a Home Assistant MQTT JSON-schema light (`<base>/<ring>/light`), in the words
 /// of the controller:

@@ -1,6 +1,6 @@
 import LEDRingControl
 import LEDJSON
-import RingRender
+import RingModel
 
 /// Every topic the bridge uses and what its messages mean, as pure functions of the settings (so
 /// parsing, state and discovery are tested without a broker).

@@ -1,5 +1,5 @@
 import LEDSystem
-import RingRender
+import RingModel
 import Glibc
 
 /// Reads the first line of a small file holding a secret (`tokenFile`, `passwordFile`): only a

@@ -1,4 +1,4 @@
-import RingRender
+import RingModel
 
 /// The name and topic rules of the `mqtt` section.
 enum SettingsNames {

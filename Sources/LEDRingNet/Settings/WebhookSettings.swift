@@ -1,6 +1,6 @@
 import LEDJSON
 import LEDRingControl
-import RingRender
+import RingModel
 
 /// `http.webhooks`: routes other services call when something happens, each off unless
 /// configured and each with its own secret (they do not take the API's token, which GitHub

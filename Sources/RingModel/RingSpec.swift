@@ -38,7 +38,7 @@ public struct RingSpec: Sendable {
     public func laps(_ value: Double, percent: Bool = false) -> Double {
         var laps = percent || range == nil ? value : range.map { $0.laps(value) } ?? value
         if clampsAtOneLap { laps = Swift.min(laps, 1) }
-        return Swift.min(Swift.max(laps, 0), ProgressMapper.maxProgress)
+        return Swift.min(Swift.max(laps, 0), RingState.maxProgress)
     }
 
     /// LEDs in all the ring's segments.

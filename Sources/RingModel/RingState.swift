@@ -2,6 +2,9 @@
 ///
 /// Time is passed in (seconds on any monotonic clock the caller owns); nothing here reads a clock.
 public struct RingState: Hashable, Sendable {
+    /// Largest value a ring shows: 100 laps (the renderer draws no more, a ring's range maps no further).
+    public static let maxProgress: Double = 100
+
     /// The value the ring is heading for.
     public private(set) var target: Double
     /// The value the current transition started from.
