@@ -63,12 +63,8 @@ import Testing
     @Test(arguments: refused.indices)
     func theFileAndTheCommandLineRefuseTheSameValue(_ i: Int) {
         let (words, json, commandLine, config) = Self.refused[i]
-        do throws(CommandError) {
-            _ = try Self.commandLine(words)
-            Issue.record("\(words) was taken")
-        } catch {
-            #expect(error.message == commandLine && error.code == .usage)
-        }
+        let error = commandError { () throws(CommandError) in try Self.commandLine(words) }
+        #expect(error?.message == commandLine && error?.code == .usage)
         #expect(DaemonConfig.problems("{\(json)}") == [config])
     }
 

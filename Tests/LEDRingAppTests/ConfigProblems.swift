@@ -1,3 +1,4 @@
+import Testing
 @testable import LEDRingApp
 
 extension DaemonConfig {
@@ -13,4 +14,15 @@ extension DaemonConfig {
     }
 
     static func problems(_ json: String) -> [String] { problems(Array(json.utf8)) }
+}
+
+/// The error `body` throws; nil (and a recorded issue) when it throws none.
+func commandError<T>(_ body: () throws(CommandError) -> T, sourceLocation: SourceLocation = #_sourceLocation) -> CommandError? {
+    do throws(CommandError) {
+        _ = try body()
+        Issue.record("no error was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch {
+        return error
+    }
 }

@@ -57,24 +57,16 @@ import Testing
     @Test(arguments: refused.indices)
     func theFileAndTheCommandLineRefuseTheSameValue(_ i: Int) {
         let (words, json, commandLine, config) = Self.refused[i]
-        do throws(CommandError) {
-            _ = try Self.commandLine(words)
-            Issue.record("\(words) was taken")
-        } catch {
-            #expect(error.message == commandLine && error.code == .usage)
-        }
+        let error = commandError { () throws(CommandError) in try Self.commandLine(words) }
+        #expect(error?.message == commandLine && error?.code == .usage)
         #expect(DaemonConfig.problems(#"{"output": {\#(json)}}"#) == [config])
     }
 
     /// WS2812 on GPIO cannot be timed from userspace: both say why, and the command line exits 78
     /// (a configuration that cannot work), not 64 (a typo).
     @Test func ws2812OnGPIOIsRefusedWithTheReasonByBoth() throws {
-        do throws(CommandError) {
-            _ = try Self.commandLine(["--driver", "ws2812-gpio"])
-            Issue.record("ws2812-gpio was taken")
-        } catch {
-            #expect(error.code == .config && error.message.hasPrefix("--driver ws2812-gpio: "))
-        }
+        let error = commandError { () throws(CommandError) in try Self.commandLine(["--driver", "ws2812-gpio"]) }
+        #expect(error?.code == .config && error?.message.hasPrefix("--driver ws2812-gpio: ") == true)
         let problems = DaemonConfig.problems(#"{"output": {"driver": "ws2812-gpio"}}"#)
         #expect(problems.count == 1 && problems[0].hasPrefix("output.driver: ") && !problems[0].contains("must be one of"))
     }

@@ -48,14 +48,8 @@ struct OutputConfig: Sendable, Equatable {
     /// none of them. One parser for the one-shot command and `ledring run`, and the same check
     /// of each value as the config file's.
     mutating func parseOption(_ name: String, value: () throws(CommandError) -> String) throws(CommandError) -> Bool {
-        guard let setting = OutputSetting.withOption(name) else { return false }
-        let text: String? = setting.isSwitch ? nil : try value()
         var given = OutputConfig()
-        do throws(SettingProblem) {
-            try setting.read(text.map(SettingInput.word) ?? .given, into: &given)
-        } catch {
-            throw error.commandLine(option: name, text: text ?? "", hint: nil)
-        }
+        guard try OutputSetting.parse(option: name, value: value, into: &given) != nil else { return false }
         if let kind = given.driver { try choose(kind) } else { self = overridden(by: given) }
         return true
     }
@@ -93,14 +87,7 @@ struct OutputConfig: Sendable, Equatable {
     static func read(_ value: JSONValue, at path: String, into reader: inout ConfigReader) -> OutputConfig {
         var out = OutputConfig()
         guard let members = reader.object(value, at: path, known: keys) else { return out }
-        for setting in OutputSetting.allCases {
-            guard let key = setting.key, let value = members[key] else { continue }
-            do throws(SettingProblem) {
-                try setting.read(.json(value), into: &out)
-            } catch {
-                reader.report(ConfigReader.join(path, key), error.config(got: value))
-            }
-        }
+        OutputSetting.read(members, at: path, into: &out, reader: &reader)
         return out
     }
 }

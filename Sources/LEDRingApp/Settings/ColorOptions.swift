@@ -26,27 +26,13 @@ struct ColorOptions: Sendable, Equatable {
 
     /// Reads one command-line option into these settings; false when `name` is no colour option.
     mutating func parseOption(_ name: String, value: () throws(CommandError) -> String) throws(CommandError) -> Bool {
-        guard let setting = ColorSetting.withOption(name) else { return false }
-        let text: String? = setting.isSwitch ? nil : try value()
-        do throws(SettingProblem) {
-            try setting.read(text.map(SettingInput.word) ?? .given, into: &self)
-        } catch {
-            throw error.commandLine(option: name, text: text ?? "", hint: setting.hint)
-        }
-        return true
+        try ColorSetting.parse(option: name, value: value, into: &self) != nil
     }
 
     /// Reads the config file's colour keys from `members` (top level), each problem with its key.
     static func read(_ members: JSONMembers, into reader: inout JSONReader) -> ColorOptions {
         var out = ColorOptions()
-        for setting in ColorSetting.allCases {
-            guard let value = members[setting.key] else { continue }
-            do throws(SettingProblem) {
-                try setting.read(.json(value), into: &out)
-            } catch {
-                reader.report(setting.key, error.config(got: value))
-            }
-        }
+        ColorSetting.read(members, at: "", into: &out, reader: &reader)
         return out
     }
 }

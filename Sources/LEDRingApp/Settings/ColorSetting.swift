@@ -8,7 +8,9 @@ import RingRender
 /// option with the help line, and the one reading of its value, so the config file, the command
 /// line, `--help`, the man page, completion and `check-config` all take the same words with the
 /// same ranges (a setting added here is in all of them; one left out is in none).
-enum ColorSetting: CaseIterable, Sendable {
+enum ColorSetting: SettingTable {
+    typealias Layer = ColorOptions
+
     case brightness, gamma, dither, correction, maxMilliamps, white, hdr
 
     /// The key in the config file's top level.
@@ -50,19 +52,16 @@ enum ColorSetting: CaseIterable, Sendable {
         }
     }
 
+    var fileKey: String? { key }
+    var optionName: String? { option.name }
     /// Whether the command line gives it alone (`--hdr`), not with a value.
     var isSwitch: Bool { !option.takesValue }
-
-    /// The setting whose option is `name`.
-    static func withOption(_ name: String) -> ColorSetting? {
-        allCases.first { $0.option.name == name }
-    }
 
     /// What a correction may be: a preset, or a strip's and a temperature's joined.
     static var corrections: String { ColorCorrection.allNames + ", or STRIP+TEMPERATURE" }
 
     /// The config keys, in the table's order.
-    static var keys: [String] { allCases.map { $0.key } }
+    static var keys: [String] { fileKeys }
 
     /// The command line's options, in the table's order.
     static var options: [OptionSpec] { allCases.map { $0.option } }

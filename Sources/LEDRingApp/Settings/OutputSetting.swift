@@ -7,7 +7,9 @@ import LEDWire
 /// so the file and the command line (the one-shot and `ledring run` alike) take the same words,
 /// `--help`, the man page and completion list what the parser takes, and the layers go over
 /// each other in one place (`OutputConfig.overridden(by:)`).
-enum OutputSetting: CaseIterable, Sendable {
+enum OutputSetting: SettingTable {
+    typealias Layer = OutputConfig
+
     case simulate, driver, gpioData, gpioClock, gpioChip, device, spiHz, order, board, dumpWire, format
 
     /// The key in the config's `output` section; nil: the command line's alone (`--simulate` is
@@ -56,16 +58,16 @@ enum OutputSetting: CaseIterable, Sendable {
     /// The formats a service prints in: not `ansi`, since a service has no terminal to draw on.
     static let serviceFormats = SimulatedFormat.allCases.filter { $0 != .ansi }
 
+    var fileKey: String? { key }
+    /// The option's name (`--format` is `ledring run`'s).
+    var optionName: String? { (option ?? Self.runFormat).name }
     /// Whether the command line gives it alone (`--simulate`), not with a value.
     var isSwitch: Bool { option?.takesValue == false }
-
-    /// The setting whose option is `name` (`--format` is `ledring run`'s).
-    static func withOption(_ name: String) -> OutputSetting? {
-        name == runFormat.name ? .format : allCases.first { $0.option?.name == name }
-    }
+    /// The output options need no hint beyond what each check says.
+    var hint: String? { nil }
 
     /// The `output` section's keys, in the table's order.
-    static var keys: [String] { allCases.compactMap { $0.key } }
+    static var keys: [String] { fileKeys }
 
     /// The HARDWARE group's options, in the table's order.
     static var options: [OptionSpec] { allCases.compactMap { $0.option } }
