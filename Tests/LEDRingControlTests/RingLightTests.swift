@@ -18,9 +18,10 @@ import Testing
     static func frame(_ controller: Controller, layout: RingLayout, at t: Double) -> [[String]] {
         var renderer = Renderer(layout: layout)
         renderer.limiter.maxMilliamps = 100_000
-        renderer.setExtraLooks(controller.extraLooks)
-        renderer.render(controller.values(renderer.layout.values(of: controller.states, at: t), at: t),
-                        paints: controller.paints(at: t), at: t, animating: false)
+        // The controller's scene, still (not dithered), as the one frame builder draws it.
+        var scene = controller.scene(at: t)
+        scene.animating = false
+        renderer.render(scene)
         return RingSnapshot.ledColors(of: renderer.frame, layout: layout)
     }
 

@@ -1,6 +1,4 @@
-import LEDHardware
 import LEDJSON
-import LEDRingControl
 import LEDWire
 import RingRender
 

@@ -1,6 +1,3 @@
-import LEDHardware
-import LEDJSON
-import LEDRingControl
 import LEDWire
 import RingRender
 
