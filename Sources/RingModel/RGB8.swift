@@ -7,6 +7,10 @@ public struct RGB8: Hashable, Sendable {
     /// Blue drive level.
     public var b: UInt8
 
+    /// How many drive levels a channel has: the steps a ring's light can change by, which pace a
+    /// slow timer's frames.
+    public static let levels = 256
+
     /// Makes a colour from three drive levels.
     @inlinable
     public init(r: UInt8, g: UInt8, b: UInt8) {

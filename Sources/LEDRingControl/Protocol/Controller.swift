@@ -359,7 +359,7 @@ public struct Controller: Sendable {
     /// How far apart frames after `t` may be without losing a step: nil when nothing moves; 0
     /// while a transition, a spinner or an effect moves (every frame the wire allows counts);
     /// while only timers run, the time a timer's ring takes to move one of the 256 drive levels
-    /// of one LED (`duration / (LEDs × 256)`), so a 25-minute timer on 24 LEDs asks for a frame
+    /// of one LED (`duration / (LEDs × RGB8.levels)`), so a 25-minute timer on 24 LEDs asks for a frame
     /// every 0.24 s instead of 60 a second. Rings built from names alone (no LED counts) get 0.
     public func frameSpacing(at t: Double) -> Double? {
         if slots.contains(where: { $0.state.isAnimating(at: t) }) || names.indices.contains(where: { effectMoves(on: $0, at: t) })
@@ -370,7 +370,7 @@ public struct Controller: Sendable {
         for i in slots.indices {
             guard let timer = slots[i].timer, let end = timer.end, t < end else { continue }
             let leds = i < rings.count ? rings[i].ledCount : 0
-            let step = leds > 0 ? timer.duration / (Double(leds) * 256) : 0
+            let step = leds > 0 ? timer.duration / Double(leds * RGB8.levels) : 0
             spacing = Swift.min(spacing ?? step, step)
         }
         return spacing
