@@ -422,7 +422,8 @@ import LEDRingNetTesting
         try? FileManager.default.removeItem(atPath: first.dump)
         let second = try DaemonProcess(directory: first.directory)
         defer { second.cleanUp() }
-        #expect(second.stderr.contains("lights off, as they were before the restart"), "\(second.stderr)")
+        // The socket listens before the start is logged, so the line may come a moment after.
+        #expect(second.waitUntil { second.stderr.contains("lights off, as they were before the restart") }, "\(second.stderr)")
         let get = try second.client(["get"])
         #expect(get.stdout.contains("stand    100.0 % (target 100.0 %)") && get.stdout.contains("lights off"), "\(get.stdout)")
         #expect(second.waitUntil { (try? second.frames().last)?.allSatisfy { $0 == .black } == true }, "dark from the first frame")
