@@ -19,6 +19,29 @@ public struct Look: Sendable {
     }
 }
 
+/// A look of one colour and an effect, chosen at run time (a ring's `#ff2020 pulse`, a
+/// notification's colour). It is its name, colour and effect alone, so naming, checking and
+/// comparing one every frame builds no gradient (a `Gradient` samples 1024 OKLab steps);
+/// `look` builds the renderer's look, which it asks for only when the run-time looks change.
+public struct ColorLook: Hashable, Sendable {
+    /// The look's name, as rings are switched to it.
+    public var name: String
+    /// The one colour it fills with.
+    public var color: RGB8
+    /// The animation on top.
+    public var effect: Effect
+
+    /// A colour look.
+    public init(name: String, color: RGB8, effect: Effect) {
+        self.name = name
+        self.color = color
+        self.effect = effect
+    }
+
+    /// The look the renderer draws: a solid gradient of `color` with `effect`.
+    public var look: Look { Look(name: name, gradient: Gradient(solid: color), effect: effect) }
+}
+
 /// What a look lights. A look is a status by default ("failed", "passed", a notification's
 /// colour): it lights every LED of the ring in its colours, so it is seen on a ring at 0 % as on
 /// one at 70 %. A look that tints a progress instead says `"fill": "value"`.

@@ -16,8 +16,9 @@ public struct Scene: Sendable {
     public var values: [RingValue]
     /// How each ring is painted on top of its own picture, in layout order.
     public var paints: [RingPaint]
-    /// The looks made at run time, which `paints` index past the layout's looks.
-    public var extraLooks: [Look]
+    /// The looks made at run time, which `paints` index past the layout's looks (their
+    /// gradients are built only when these change).
+    public var extraLooks: [ColorLook]
     /// The time shown (a look's effect runs on it).
     public var time: Double
     /// Whether the frame is part of an animation at the full frame rate (it then dithers in
@@ -25,7 +26,7 @@ public struct Scene: Sendable {
     public var animating: Bool
 
     /// A scene.
-    public init(brightness: Double = 1, values: [RingValue], paints: [RingPaint] = [], extraLooks: [Look] = [],
+    public init(brightness: Double = 1, values: [RingValue], paints: [RingPaint] = [], extraLooks: [ColorLook] = [],
                 time: Double = 0, animating: Bool = false) {
         self.brightness = brightness
         self.values = values

@@ -91,7 +91,8 @@ public struct Renderer: Sendable {
     /// is the path the LEDs get. Dithering (`.auto`) follows the scene's pace (`animating`).
     public mutating func render(_ scene: Scene) {
         pipeline.brightness = Float(scene.brightness)
-        setExtraLooks(scene.extraLooks)
+        // The run-time looks' gradients are built only when the looks change, not every frame.
+        if scene.extraLooks.map({ $0.name }) != extraLookNames { setExtraLooks(scene.extraLooks.map { $0.look }) }
         render(scene.values, paints: scene.paints, at: scene.time, animating: scene.animating)
     }
 

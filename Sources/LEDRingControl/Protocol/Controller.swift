@@ -120,30 +120,17 @@ public struct Controller: Sendable {
         return best
     }
 
-    /// The looks made at run time, for `Renderer.setExtraLooks`: the rings' colour looks, then
-    /// the colours of notifications. A paint's look index past the config's looks points here.
-    public var extraLooks: [Look] {
-        runTimeLooks { name, notice in notice.map { $0.colorLook } ?? Request.colorLook(name) }
-    }
-
-    /// The names of `extraLooks`, in the same order, without building their gradients: a
-    /// renderer compares these each frame and asks for the looks only when they change.
-    public var extraLookNames: [String] { runTimeLooks { name, _ in name } }
-
-    /// The one walk both read: each run-time look once, by name, in order — the rings' colour
-    /// looks (`notice` nil), then the notifications' colours; `make` gives what is listed.
-    private func runTimeLooks<T>(_ make: (_ name: String, _ notice: Notice?) -> T?) -> [T] {
-        var seen: [String] = []
-        var out: [T] = []
+    /// The looks made at run time: the rings' colour looks, then the colours of notifications,
+    /// each once. A paint's look index past the config's looks points here.
+    public var extraLooks: [ColorLook] {
+        var out: [ColorLook] = []
         for i in names.indices {
-            guard let name = look(of: i), name.hasPrefix("#"), !seen.contains(name), let item = make(name, nil) else { continue }
-            seen.append(name)
-            out.append(item)
+            guard let name = look(of: i), !out.contains(where: { $0.name == name }), let look = Request.colorLook(name) else { continue }
+            out.append(look)
         }
         for active in notices {
-            guard let name = active.notice.colorLookName, !seen.contains(name), let item = make(name, active.notice) else { continue }
-            seen.append(name)
-            out.append(item)
+            guard let look = active.notice.colorLook, !out.contains(where: { $0.name == look.name }) else { continue }
+            out.append(look)
         }
         return out
     }
@@ -151,7 +138,7 @@ public struct Controller: Sendable {
     /// Each ring's look at `t` with notifications over it: what the renderer draws.
     /// A ring that is off stays dark under its own look, but a notification over it shows.
     public func paints(at t: Double) -> [RingPaint] {
-        let extras = extraLookNames
+        let extras = extraLooks.map { $0.name }
         return names.indices.map { i in
             guard let active = notice(for: i, at: t) else {
                 return RingPaint(look: paintIndex(of: i, extras: extras), since: slots[i].lookSince, level: level(of: i, at: t))
@@ -385,8 +372,8 @@ public struct Controller: Sendable {
             if effect.isAnimating(at: t - active.since) { return true }
         }
         guard slots[index].on, let name = look(of: index),
-              let look = Request.colorLook(name) ?? looks.first(where: { $0.name == name }) else { return false }
-        return look.effect.isAnimating(at: t - slots[index].lookSince)
+              let effect = Request.colorLook(name)?.effect ?? looks.first(where: { $0.name == name })?.effect else { return false }
+        return effect.isAnimating(at: t - slots[index].lookSince)
     }
 
     /// What survives a restart: targets, spinners, brightness, looks (notifications are saved

@@ -53,12 +53,12 @@ public struct Notice: Equatable, Sendable {
 
     /// The look a colour notification is drawn with, named so the same colour and effect
     /// share one (the renderer builds a gradient per name).
-    public var colorLook: Look? {
+    public var colorLook: ColorLook? {
         guard let color, let name = colorLookName else { return nil }
-        return Look(name: name, gradient: Gradient(solid: color), effect: effect)
+        return ColorLook(name: name, color: color, effect: effect)
     }
 
-    /// `colorLook`'s name, without building its gradient (per frame).
+    /// `colorLook`'s name.
     public var colorLookName: String? {
         color.map { "notice \($0.hex) \(effect.name) \(effect.period)" }
     }

@@ -142,7 +142,7 @@ extension Request {
     /// followed by one space and an effect of `colorLookEffects` (`#ff2020 pulse`); nil for any
     /// other name. Written this way, a colour chosen at run time is a look name like any other:
     /// saved, restored, reported and switched by the same `look` request.
-    public static func colorLook(_ name: String) -> Look? {
+    public static func colorLook(_ name: String) -> ColorLook? {
         guard name.hasPrefix("#") else { return nil }
         let words = name.split(separator: " ", omittingEmptySubsequences: false)
         guard words.count <= 2, let color = RGB8(hex: String(words[0])), words[0].count == 7 else { return nil }
@@ -155,7 +155,7 @@ extension Request {
             default: return nil
             }
         }
-        return Look(name: colorLookName(color, effect: effect), gradient: Gradient(solid: color), effect: effect)
+        return ColorLook(name: colorLookName(color, effect: effect), color: color, effect: effect)
     }
 
     /// How a colour look is written: `#ff2020`, or `#ff2020 pulse` with an effect.

@@ -53,7 +53,7 @@ public enum MQTTRingLight {
             throw RequestError("\(error.message) (a ring's light has no brightness: Home Assistant dims its colour)")
         }
         let currentLook = current?.look.flatMap { Request.colorLook($0) }
-        let currentColor = currentLook.flatMap { $0.gradient?.stops.first?.color }
+        let currentColor = currentLook?.color
 
         var color: RGB8?
         if let value = object["color"] { color = try rgb(value) }
@@ -135,7 +135,8 @@ public enum MQTTRingLight {
     /// `color_mode` and `color` (Home Assistant reads them from the ring's state topic).
     static func stateMembers(_ ring: RingSnapshot.Ring) -> [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [("state", .string(ring.on ? "ON" : "OFF"))]
-        if let name = ring.look, let look = Request.colorLook(name), let color = look.gradient?.stops.first?.color {
+        if let name = ring.look, let look = Request.colorLook(name) {
+            let color = look.color
             members.append(("color_mode", .string("rgb")))
             members.append(("color", .object([("r", .integer(Int(color.r))), ("g", .integer(Int(color.g))), ("b", .integer(Int(color.b)))])))
             members.append(("effect", .string(look.effect.name)))
