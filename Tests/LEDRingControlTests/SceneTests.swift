@@ -48,4 +48,15 @@ import Testing
         #expect(scene.extraLooks.map { $0.name } == ["#ff2020"])
         #expect(scene.paints[0].look == c.looks.count && scene.paints[1].look == nil)
     }
+
+    /// A still colour look asks for no frames, so the daemon sleeps under it; one that pulses
+    /// animates. (The no-idle-wake-ups promise under a run-time look.)
+    @Test func aStillColourLookLetsTheRingsRestAndAPulseDoesNot() throws {
+        var c = try Self.controller()
+        try Self.apply(&c, "look move #ff2020", at: 0)
+        #expect(c.frameSpacing(at: 5) == nil && !c.scene(at: 5).animating)
+        try Self.apply(&c, "look move #ff2020 pulse", at: 5)
+        #expect(c.frameSpacing(at: 6) == 0 && c.scene(at: 6).animating)
+        #expect(c.scene(at: 6).extraLooks == [ColorLook(name: "#ff2020 pulse", color: RGB8(r: 255, g: 32, b: 32), effect: .pulse(period: Effect.defaultPulsePeriod))])
+    }
 }
