@@ -26,7 +26,12 @@ final class PollClient {
     }
 
     private(set) var events: [(time: Double, event: MQTTEvent)] = []
+    /// Each packet written, at the time the link was told (`now` of the call that wrote it): the
+    /// clock the session schedules by, so intervals measured here are the session's own, not
+    /// that plus how late this process got to the write on a busy machine.
     private(set) var written: [(time: Double, packet: MQTTPacket)] = []
+    /// The `now` of the link call under way.
+    private var linkNow: Double = 0
     /// When each socket was opened.
     private(set) var socketOpened: [Double] = []
     private var tap = MQTTDecoder(maximumPacketSize: Int.max)
@@ -38,10 +43,9 @@ final class PollClient {
         link = try MQTTLink(brokers: [.loopback(port: UInt16(port))], configuration: configuration,
                             system: RetryingSystemCalls(LinuxSystemCalls()))
         link.onWrite = { [unowned self] bytes in
-            let now = monotonicSeconds()
             tap.feed(bytes)
             while let decoded = try? tap.next() {
-                if case let .packet(packet) = decoded { written.append((now, packet)) }
+                if case let .packet(packet) = decoded { written.append((linkNow, packet)) }
             }
         }
     }
@@ -64,12 +68,14 @@ final class PollClient {
     /// Opens a socket and starts the connection.
     func open() {
         let now = monotonicSeconds()
+        linkNow = now
         record(link.open(now: now), now: now)
     }
 
     /// Closes the socket without a word (no DISCONNECT): what a crash or a pulled cable does.
     func closeSocket() {
         let now = monotonicSeconds()
+        linkNow = now
         record(link.dropConnection(now: now), now: now)
     }
 
@@ -111,11 +117,13 @@ final class PollClient {
     /// Reads and writes what `revents` allows.
     func serve(_ revents: Int16) {
         let now = monotonicSeconds()
+        linkNow = now
         record(link.handle(revents, now: now), now: now)
     }
 
     func tick() {
         let now = monotonicSeconds()
+        linkNow = now
         record(link.tick(now: now), now: now)
     }
 
