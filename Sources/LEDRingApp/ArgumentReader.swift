@@ -1,3 +1,4 @@
+import LEDJSON
 import LEDRingControl
 import RingModel
 /// Walks a command line: options as `--name value` or `--name=value`, in any order. Which
@@ -69,7 +70,7 @@ enum ValueParser {
             throw .usage("\(option) \(quoted(text)): not a number; \(hint)")
         }
         guard range.contains(value) else {
-            throw .usage("\(option) \(text): must be \(describe(range)); \(hint)")
+            throw .usage("\(option) \(text): must be \(JSONReader.describe(range)); \(hint)")
         }
         return value
     }
@@ -116,11 +117,4 @@ enum ValueParser {
     }
 
     static func quoted(_ text: String) -> String { "\"\(text)\"" }
-
-    static func describe(_ range: ClosedRange<Double>) -> String {
-        func short(_ v: Double) -> String {
-            v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-        }
-        return "\(short(range.lowerBound))…\(short(range.upperBound))"
-    }
 }
