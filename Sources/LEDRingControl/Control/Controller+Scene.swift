@@ -13,8 +13,9 @@ extension Controller {
     /// spacing saves.
     public func scene(at t: Double) -> Scene {
         // A controller made from names alone (no layout) spins with the default spinner.
-        let own = states.indices.map { i in states[i].value(at: t, spinner: i < rings.count ? rings[i].appearance.spinner : Spinner()) }
-        return Scene(brightness: brightness, values: values(own, at: t), paints: paints(at: t),
-                     extraLooks: extraLooks, time: t, animating: frameSpacing(at: t) == 0)
+        let own = slots.indices.map { i in slots[i].state.value(at: t, spinner: i < rings.count ? rings[i].appearance.spinner : Spinner()) }
+        let extras = extraLooks
+        return Scene(brightness: brightness, values: values(own, at: t), paints: paints(at: t, extras: extras.map { $0.name }),
+                     extraLooks: extras, time: t, animating: frameSpacing(at: t) == 0)
     }
 }

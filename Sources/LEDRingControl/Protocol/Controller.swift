@@ -137,9 +137,11 @@ public struct Controller: Sendable {
 
     /// Each ring's look at `t` with notifications over it: what the renderer draws.
     /// A ring that is off stays dark under its own look, but a notification over it shows.
-    public func paints(at t: Double) -> [RingPaint] {
-        let extras = extraLooks.map { $0.name }
-        return names.indices.map { i in
+    public func paints(at t: Double) -> [RingPaint] { paints(at: t, extras: extraLooks.map { $0.name }) }
+
+    /// `paints(at:)` with the names of `extraLooks` already at hand (the scene has them).
+    func paints(at t: Double, extras: [String]) -> [RingPaint] {
+        names.indices.map { i in
             guard let active = notice(for: i, at: t) else {
                 return RingPaint(look: paintIndex(of: i, extras: extras), since: slots[i].lookSince, level: level(of: i, at: t))
             }
@@ -156,11 +158,12 @@ public struct Controller: Sendable {
         }
     }
 
-    /// What each ring shows at `t` given what its state shows (`base`, from `Renderer.values`):
-    /// a notification's value replaces it while the notification lasts.
+    /// What each ring shows at `t` given what its state shows (`base`, `RingState.value(at:spinner:)`):
+    /// a running timer's value replaces it, and a notification's value replaces both while the
+    /// notification lasts.
     public func values(_ base: [RingValue], at t: Double) -> [RingValue] {
         base.enumerated().map { i, value in
-            let own = i < timers.count ? slots[i].timer.map { RingValue.progress($0.value(at: t)) } ?? value : value
+            let own = i < slots.count ? slots[i].timer.map { RingValue.progress($0.value(at: t)) } ?? value : value
             return notice(for: i, at: t).flatMap { noticeValue($0.notice, on: i) }.map { RingValue.progress($0) } ?? own
         }
     }
