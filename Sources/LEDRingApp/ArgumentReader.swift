@@ -61,35 +61,31 @@ struct ArgumentReader {
     }
 }
 
-/// Parsers for option values: each names the option and the fix when the value is wrong.
+/// Parsers for the values of the options no settings table holds (`--fps`, `--frames`,
+/// `--leds`, …): each is `SettingInput`'s one check of its kind, said as the command line says
+/// it (`SettingProblem.commandLine`), naming the option and the fix when the value is wrong.
 enum ValueParser {
     /// A finite number within `range`.
     static func number(_ text: String, option: String, in range: ClosedRange<Double>,
                        hint: String) throws(CommandError) -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw .usage("\(option) \(quoted(text)): not a number; \(hint)")
+        do throws(SettingProblem) { return try SettingInput.word(text).number(in: range) } catch {
+            throw error.commandLine(option: option, text: text, hint: hint)
         }
-        guard range.contains(value) else {
-            throw .usage("\(option) \(text): must be \(JSONReader.describe(range)); \(hint)")
-        }
-        return value
     }
 
     /// A whole number within `range`.
     static func integer(_ text: String, option: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
-        guard let value = Int(text) else {
-            throw .usage("\(option) \(quoted(text)): not a whole number; give one from \(range.lowerBound) to \(range.upperBound)")
+        do throws(SettingProblem) { return try SettingInput.word(text).integer(in: range) } catch {
+            throw error.commandLine(option: option, text: text, hint: nil)
         }
-        guard range.contains(value) else {
-            throw .usage("\(option) \(text): must be \(range.lowerBound)…\(range.upperBound)")
-        }
-        return value
     }
 
     /// A fraction, 0…1, written `0.35` or `35%`: `Request.fraction`, the check a brightness
     /// gets from every front end, with its words.
     static func fraction(_ text: String, option: String) throws(CommandError) -> Double {
-        do throws(RequestError) { return try Request.fraction(text, name: option) } catch { throw .usage(error.message) }
+        do throws(SettingProblem) { return try SettingInput.word(text).fraction(name: option) } catch {
+            throw error.commandLine(option: option, text: text, hint: nil)
+        }
     }
 
     /// A note when a value written without `%` means many laps (`move=50` is 5000 %, not half a
@@ -97,23 +93,20 @@ enum ValueParser {
     static func lapsNote(ring: String, text: String, value: Double) -> String? {
         guard !ProgressText.isPercent(text), value >= 2, value <= 100 else { return nil }
         // Rounded as people write it: 2.3 laps are 230 %, not 229.99999999999997 %.
-        let percent = short((value * 100 * 1e6).rounded() / 1e6)
-        let meant = value == 50 ? "half a ring" : "\(short(value)) % of a ring"
-        return "\(ring)=\(text) means \(short(value)) laps = \(percent) %; write \(short(value))% for \(meant)"
-    }
-
-    /// A number without a needless ".0".
-    static func short(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+        let percent = JSONValue.format((value * 100 * 1e6).rounded() / 1e6)
+        let laps = JSONValue.format(value)
+        let meant = value == 50 ? "half a ring" : "\(laps) % of a ring"
+        return "\(ring)=\(text) means \(laps) laps = \(percent) %; write \(laps)% for \(meant)"
     }
 
     /// One of a type's raw values.
     static func choice<T: RawRepresentable & CaseIterable>(_ text: String, option: String,
                                                             as type: T.Type) throws(CommandError) -> T
     where T.RawValue == String {
-        if let value = T(rawValue: text) { return value }
         let names = T.allCases.map { $0.rawValue }.joined(separator: ", ")
-        throw .usage("\(option) \(quoted(text)): unknown; use one of \(names)")
+        do throws(SettingProblem) { return try SettingInput.word(text).choice(names) { T(rawValue: $0) } } catch {
+            throw error.commandLine(option: option, text: text, hint: nil)
+        }
     }
 
     static func quoted(_ text: String) -> String { "\"\(text)\"" }

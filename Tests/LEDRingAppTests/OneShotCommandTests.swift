@@ -87,4 +87,21 @@ import Testing
         #expect(exercise.split(separator: " ").filter { $0.hasPrefix("#") }.count == 16)
         #expect(exercise.contains("25.0%"))
     }
+
+    /// The one-shot's whole-number options refuse a value just past either end of their range,
+    /// naming the option and the range: the one check (`SettingInput.integer`) the settings
+    /// tables use too.
+    @Test func wholeNumbersJustOutsideTheirRangeAreRefused() {
+        let cases: [(words: [String], message: String)] = [
+            (["--frames", "0"], "--frames 0: must be 1…10000000"),
+            (["--frames", "10000001"], "--frames 10000001: must be 1…10000000"),
+            (["--leds", "1025"], "--leds 1025: must be 1…1024"),
+            (["--rings", "a:1025"], "--rings a: 1025: must be 1…1024"),
+            (["--frames", "2.5"], #"--frames "2.5": not a whole number; give one from 1 to 10000000"#),
+        ]
+        for (words, message) in cases {
+            let error = commandError { () throws(CommandError) in try OneShotOptions(["--simulate"] + words) }
+            #expect(error?.message == message && error?.code == .usage, "\(words): \(error?.message ?? "")")
+        }
+    }
 }

@@ -25,7 +25,9 @@ import Testing
     /// Values both must refuse, and what each says of them.
     static let refused: [(words: [String], json: String, commandLine: String, config: String)] = [
         (["--spi-hz", "5"], #""spiHz": 5"#, "--spi-hz 5: must be 100000…100000000", "output.spiHz: must be 100000…100000000, got 5"),
-        (["--spi-hz", "3.6e6x"], #""spiHz": "3.6e6x""#, #"--spi-hz "3.6e6x": not a whole number; give one from 100000…100000000"#,
+        (["--spi-hz", "100000001"], #""spiHz": 100000001"#, "--spi-hz 100000001: must be 100000…100000000",
+         "output.spiHz: must be 100000…100000000, got 100000001"),
+        (["--spi-hz", "3.6e6x"], #""spiHz": "3.6e6x""#, #"--spi-hz "3.6e6x": not a whole number; give one from 100000 to 100000000"#,
          #"output.spiHz: must be a whole number 100000…100000000, got "3.6e6x""#),
         (["--order", "XYZ"], #""order": "XYZ""#,
          #"--order "XYZ": colour order "XYZ" is not valid; use the three letters R, G, B once each (e.g. GRB for WS2812, BGR for APA102) or add W for RGBW strips (e.g. GRBW)"#,

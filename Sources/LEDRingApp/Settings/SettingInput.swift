@@ -108,7 +108,8 @@ enum SettingProblem: Error, Equatable {
         let quoted = ValueParser.quoted(text)
         switch self {
         case .notA(let kind, let range):
-            return .usage("\(option) \(quoted): not a \(kind)\(hint == nil ? "; give one from \(JSONReader.describe(range))" : tail)")
+            let from = "; give one from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))"
+            return .usage("\(option) \(quoted): not a \(kind)\(hint == nil ? from : tail)")
         case .outOfRange(let range): return .usage("\(option) \(text): must be \(JSONReader.describe(range))\(tail)")
         case .unknown(let part, let choices): return .usage("\(option) \(ValueParser.quoted(part ?? text)): unknown; use one of \(choices)\(tail)")
         case .notTrueOrFalse: return .usage("\(option) takes no value; write \(option) alone")
