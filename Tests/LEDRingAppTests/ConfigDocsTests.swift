@@ -72,7 +72,7 @@ import Testing
     @Test func theServicePageNamesEverySettingOfTheTablesWithItsKey() throws {
         let text = try Self.text("docs/service.md")
         let settings: [(option: String, key: String?)] = ColorSetting.allCases.map { ($0.option.name, $0.key) }
-            + OutputSetting.allCases.map { (($0.option ?? OutputSetting.runFormat).name, $0.key) }
+            + OutputSetting.allCases.map { (($0.option ?? OutputSetting.runFormat).name, $0.fileKey) }
         for (option, key) in settings {
             #expect(text.contains("`\(option)"), "docs/service.md does not name \(option)")
             if let key { #expect(Self.names(text, key), "docs/service.md does not name the key \(key) of \(option)") }

@@ -77,7 +77,7 @@ import Testing
         #expect(Self.same.map { $0.setting } == OutputSetting.allCases)
         let run = CommandLineTable.options(of: "run"), oneShot = CommandLineTable.options(of: nil)
         for setting in OutputSetting.allCases {
-            if let key = setting.key { #expect(OutputConfig.keys.contains(key)) }
+            if let key = setting.fileKey { #expect(OutputConfig.keys.contains(key)) }
             let option = setting.option ?? OutputSetting.runFormat
             #expect(CommandLineTable.find(option.name, in: run) == option, "\(option.name)")
             if setting != .format { #expect(CommandLineTable.find(option.name, in: oneShot) == option, "\(option.name)") }

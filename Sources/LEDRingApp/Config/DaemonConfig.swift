@@ -33,7 +33,7 @@ struct DaemonConfig: Sendable {
     /// The keys of one look under `looks`.
     static let lookKeys = ["gradient", "effect", "period", "fill"]
     /// Keys the top-level object may have.
-    static let keys = ["rings", "output"] + ColorSetting.keys
+    static let keys = ["rings", "output"] + ColorSetting.fileKeys
         + ["fps", "gpio", "socket", "state", "mqtt", "http", "looks", "sources"]
 
     /// The three activity rings with every other setting at its default.

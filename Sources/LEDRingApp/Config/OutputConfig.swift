@@ -34,7 +34,7 @@ struct OutputConfig: Sendable, Equatable {
     var gpioChip: String?
 
     /// Keys the `output` object may have: `OutputSetting`'s.
-    static var keys: [String] { OutputSetting.keys }
+    static var keys: [String] { OutputSetting.fileKeys }
 
     /// These settings with every value `other` sets taking its place (the command line over the file).
     func overridden(by other: OutputConfig) -> OutputConfig {

@@ -57,9 +57,6 @@ enum ColorSetting: SettingTable {
     /// What a correction may be: a preset, or a strip's and a temperature's joined.
     static var corrections: String { ColorCorrection.allNames + ", or STRIP+TEMPERATURE" }
 
-    /// The config keys, in the table's order.
-    static var keys: [String] { fileKeys }
-
     /// The command line's options, in the table's order.
     static var options: [OptionSpec] { allCases.map { $0.option } }
 

@@ -14,7 +14,7 @@ enum OutputSetting: SettingTable {
 
     /// The key in the config's `output` section; nil: the command line's alone (`--simulate` is
     /// `"driver": "simulate"` in the file).
-    var key: String? {
+    var fileKey: String? {
         switch self {
         case .simulate: return nil
         case .driver: return "driver"
@@ -58,16 +58,12 @@ enum OutputSetting: SettingTable {
     /// The formats a service prints in: not `ansi`, since a service has no terminal to draw on.
     static let serviceFormats = SimulatedFormat.allCases.filter { $0 != .ansi }
 
-    var fileKey: String? { key }
     /// The option's name (`--format` is `ledring run`'s).
     var optionName: String? { (option ?? Self.runFormat).name }
     /// Whether the command line gives it alone (`--simulate`), not with a value.
     var isSwitch: Bool { option?.takesValue == false }
     /// The output options need no hint beyond what each check says.
     var hint: String? { nil }
-
-    /// The `output` section's keys, in the table's order.
-    static var keys: [String] { fileKeys }
 
     /// The HARDWARE group's options, in the table's order.
     static var options: [OptionSpec] { allCases.compactMap { $0.option } }
